@@ -1,0 +1,343 @@
+"""The interface every game implements, the registry, and the match around the deals.
+
+A game is a ``GameRules`` object (dealing and match-level arithmetic) and a ``State`` subclass (one
+deal). Two ways to act on a state:
+
+* ``apply(action)`` takes an action object exactly as in DEAL_RECORD.md (``{"seat": 0, "type":
+  "play", "card": "QS"}``), checks it and raises ``IllegalAction`` with a reason a player can read.
+  A refused action leaves the state exactly as it was. Consumers, services and replays use this.
+* ``legal_moves()`` / ``apply_move(move)`` work on small opaque ints and check nothing beyond what
+  is free: the hot path for bots and playouts. Moves are only ever taken from ``legal_moves()``.
+"""
+from __future__ import annotations
+
+import importlib
+import secrets
+from dataclasses import dataclass, field, asdict
+from typing import Any, ClassVar
+
+from . import cards as C
+
+
+class IllegalAction(Exception):
+    """An action refused by the rules; ``reason`` is meant for the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class DealSetup:
+    """Everything a deal starts from: the header of its deal record."""
+
+    game: str
+    variant: str
+    players: list[str]
+    dealer: int
+    deal_number: int
+    scores_before: list[int]
+    hands: list[list[str]]
+    bags_before: list[int] | None = None   # spades only
+    stock: list[str] | None = None          # sixtysix only, first drawn first
+    trump_card: str | None = None           # sixtysix only
+
+    def header(self) -> dict[str, Any]:
+        head = {k: v for k, v in asdict(self).items() if v is not None}
+        return {"format": "deal-record/1", **head}
+
+
+class State:
+    """One deal in progress. Subclasses implement the methods marked "game".
+
+    ``log`` holds ``(seat, move)`` for every move applied, which is all a record needs.
+    """
+
+    rules: ClassVar["GameRules"]
+
+    def __init__(self, setup: DealSetup):
+        self.setup = setup
+        self.variant = setup.variant
+        self.log: list[tuple[int, int]] = []
+
+    # --- game ---------------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        """The seat whose move ``legal_moves()`` lists; None once the deal is over."""
+        raise NotImplementedError
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        """Every seat that may act now (several in simultaneous phases such as the hearts pass)."""
+        seat = self.to_act()
+        return () if seat is None else (seat,)
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def legal_moves(self, seat: int | None = None) -> list[int]:
+        """Legal moves of ``seat`` (default ``to_act()``) in a stable order."""
+        raise NotImplementedError
+
+    def _apply(self, seat: int, move: int) -> None:
+        """Apply a legal move of ``seat`` (game)."""
+        raise NotImplementedError
+
+    def action_of(self, seat: int, move: int) -> dict:
+        """The DEAL_RECORD action object of a move."""
+        raise NotImplementedError
+
+    def move_of(self, action: dict) -> int:
+        """Parse an action object into a move; IllegalAction for a malformed or unknown one.
+        Need not check legality: ``apply`` does that by membership in ``legal_moves``."""
+        raise NotImplementedError
+
+    def explain(self, seat: int, move: int) -> str:
+        """Why a well-formed move is not legal now: the most specific reason the rules give."""
+        raise NotImplementedError
+
+    def result(self) -> dict:
+        """The DEAL_RECORD ``result`` of a finished deal."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see (None: a spectator, public information only). JSON-ready."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    def card_places(self) -> dict[str, int]:
+        """Where every card of the deck is now, as place name -> mask (``"hand0"``, ``"stock"``,
+        ``"trick"``, ``"won1"``, ...). The masks are disjoint and cover the deck: tests check it."""
+        raise NotImplementedError
+
+    def known_cards(self, seat: int | None) -> int:
+        """Mask of every card whose place ``seat`` may know now (own hand, cards seen played or
+        shown, own passed cards, ...). A view never names a card outside it; bots sample the rest."""
+        raise NotImplementedError
+
+    def random_move(self, rng) -> int:
+        """A uniformly chosen legal move of ``to_act()`` (games may speed this up)."""
+        return rng.choice(self.legal_moves())
+
+    # --- shared ---------------------------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        return self.rules.name
+
+    def apply_move(self, move: int, seat: int | None = None) -> None:
+        if seat is None:
+            seat = self.to_act()
+        self.log.append((seat, move))
+        self._apply(seat, move)
+
+    def legal_actions(self, seat: int | None = None) -> list[dict]:
+        if seat is None:
+            seat = self.to_act()
+        if seat is None:
+            return []
+        return [self.action_of(seat, m) for m in self.legal_moves(seat)]
+
+    def apply(self, action: Any) -> None:
+        """Check and apply an action object; on refusal raise IllegalAction and change nothing."""
+        if not isinstance(action, dict):
+            raise IllegalAction("An action must be an object with a seat and a type.")
+        if self.is_over():
+            raise IllegalAction("This deal is over.")
+        seat = action.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.rules.seats:
+            raise IllegalAction("The action names no valid seat.")
+        if seat not in self.seats_to_act():
+            raise IllegalAction("It is not your turn.")
+        move = self.move_of(action)
+        if move not in self.legal_moves(seat):
+            raise IllegalAction(self.explain(seat, move))
+        self.apply_move(move, seat)
+
+    def actions(self) -> list[dict]:
+        return [self.action_of(seat, move) for seat, move in self.log]
+
+    def record(self) -> dict:
+        """The deal record (DEAL_RECORD.md); ``result`` only once the deal is over."""
+        rec = self.setup.header()
+        rec["actions"] = self.actions()
+        if self.is_over():
+            rec["result"] = self.result()
+        return rec
+
+
+class GameRules:
+    """Dealing and match-level rules of one game; one instance per game in ``GAMES``."""
+
+    name: str
+    variants: tuple[str, ...]      # the first is the default
+    seats: int
+    state_class: type[State]
+
+    def check_variant(self, variant: str | None) -> str:
+        variant = variant or self.variants[0]
+        if variant not in self.variants:
+            raise ValueError(f"{self.name} has no variant {variant!r}; choose from {self.variants}")
+        return variant
+
+    # dealing
+    def deck(self, variant: str) -> list[int]:
+        raise NotImplementedError
+
+    def deal_cards(self, variant: str, dealer: int, deck: list[int]) -> dict:
+        """Deal a shuffled deck in the rules' order: ``{"hands": [[codes]...]}`` plus, for
+        sixtysix, ``"stock"`` and ``"trump_card"``."""
+        raise NotImplementedError
+
+    def new_state(self, setup: DealSetup) -> State:
+        return self.state_class(setup)
+
+    # match level
+    def initial_scores(self, variant: str) -> list[int]:
+        raise NotImplementedError
+
+    def initial_bags(self, variant: str) -> list[int] | None:
+        return None
+
+    def next_dealer(self, variant: str, dealer: int, result: dict) -> int:
+        return (dealer + 1) % self.seats
+
+    def add_result(self, variant: str, scores: list[int], bags: list[int] | None,
+                   result: dict) -> tuple[list[int], list[int] | None]:
+        """Scores (and bags) after a finished deal's result."""
+        raise NotImplementedError
+
+    def match_over(self, variant: str, scores: list[int]) -> bool:
+        raise NotImplementedError
+
+    def ranks(self, variant: str, scores: list[int]) -> list[int]:
+        """Final rank of each seat, 1 best, equal scores sharing a rank."""
+        raise NotImplementedError
+
+
+GAMES: dict[str, GameRules] = {}
+GAME_NAMES = ("sixtysix", "hearts", "spades")   # each is the module games.engine.<name>
+
+
+def register(rules: GameRules) -> GameRules:
+    GAMES[rules.name] = rules
+    rules.state_class.rules = rules
+    return rules
+
+
+def get_rules(game: str) -> GameRules:
+    """The rules of a game, importing its module on first use (each module registers itself)."""
+    if game not in GAMES and game in GAME_NAMES:
+        importlib.import_module(f"{__package__}.{game}")
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}; choose from {list(GAME_NAMES)}") from None
+
+
+def new_state(setup: DealSetup) -> State:
+    rules = get_rules(setup.game)
+    setup.variant = rules.check_variant(setup.variant)
+    return rules.new_state(setup)
+
+
+def deal(game: str, variant: str | None = None, *, players: list[str] | None = None,
+         dealer: int = 0, deal_number: int = 0, scores_before: list[int] | None = None,
+         bags_before: list[int] | None = None, rng=None) -> State:
+    """A freshly shuffled deal (``rng=None``: cryptographic shuffle)."""
+    rules = get_rules(game)
+    variant = rules.check_variant(variant)
+    dealt = rules.deal_cards(variant, dealer, C.shuffled(rules.deck(variant), rng))
+    setup = DealSetup(
+        game=game, variant=variant,
+        players=list(players or [f"seat{i}" for i in range(rules.seats)]),
+        dealer=dealer, deal_number=deal_number,
+        scores_before=list(scores_before if scores_before is not None else rules.initial_scores(variant)),
+        bags_before=list(bags_before) if bags_before is not None else rules.initial_bags(variant),
+        **dealt,
+    )
+    return rules.new_state(setup)
+
+
+@dataclass
+class Match:
+    """A match: its deals' results folded into scores, the dealer rotation and the end.
+
+    JSON-serialisable through ``to_dict``/``from_dict`` so the platform can persist it.
+    """
+
+    game: str
+    variant: str
+    players: list[str]
+    dealer: int
+    scores: list[int]
+    bags: list[int] | None = None
+    deal_number: int = 0
+    results: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, game: str, variant: str | None = None, players: list[str] | None = None,
+              first_dealer: int | None = None) -> "Match":
+        rules = get_rules(game)
+        variant = rules.check_variant(variant)
+        if first_dealer is None:
+            first_dealer = secrets.randbelow(rules.seats)
+        return cls(game=game, variant=variant,
+                   players=list(players or [f"seat{i}" for i in range(rules.seats)]),
+                   dealer=first_dealer, scores=rules.initial_scores(variant),
+                   bags=rules.initial_bags(variant))
+
+    @property
+    def rules(self) -> GameRules:
+        return get_rules(self.game)
+
+    def setup_for(self, hands: list[list[str]], stock: list[str] | None = None,
+                  trump_card: str | None = None) -> DealSetup:
+        return DealSetup(game=self.game, variant=self.variant, players=list(self.players),
+                         dealer=self.dealer, deal_number=self.deal_number,
+                         scores_before=list(self.scores),
+                         bags_before=list(self.bags) if self.bags is not None else None,
+                         hands=hands, stock=stock, trump_card=trump_card)
+
+    def new_deal(self, rng=None) -> State:
+        """The next deal, shuffled (``rng=None``: cryptographic shuffle)."""
+        if self.is_over():
+            raise IllegalAction("The match is over.")
+        rules = self.rules
+        dealt = rules.deal_cards(self.variant, self.dealer, C.shuffled(rules.deck(self.variant), rng))
+        return rules.new_state(self.setup_for(**dealt))
+
+    def finish_deal(self, state: State) -> None:
+        """Fold a finished deal of this match into the scores and move the dealer on."""
+        if not state.is_over():
+            raise ValueError("the deal is not over")
+        if state.setup.deal_number != self.deal_number:
+            raise ValueError("that deal is not this match's current deal")
+        result = state.result()
+        rules = self.rules
+        self.scores, self.bags = rules.add_result(self.variant, list(self.scores),
+                                                  list(self.bags) if self.bags is not None else None,
+                                                  result)
+        self.results.append(result)
+        self.dealer = rules.next_dealer(self.variant, self.dealer, result)
+        self.deal_number += 1
+
+    def is_over(self) -> bool:
+        return self.rules.match_over(self.variant, self.scores)
+
+    def ranks(self) -> list[int]:
+        """Rank per seat (1 best; ties share). Spades: both partners get their team's rank."""
+        return self.rules.ranks(self.variant, self.scores)
+
+    def winners(self) -> list[int]:
+        """Seats ranked first; every seat when the match is drawn."""
+        return [s for s, r in enumerate(self.ranks()) if r == 1]
+
+    def is_draw(self) -> bool:
+        return self.is_over() and len(self.winners()) == self.rules.seats
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Match":
+        return cls(**data)
