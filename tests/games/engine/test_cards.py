@@ -41,3 +41,12 @@ def test_it_shuffles_a_copy_and_keeps_every_card():
     shuffled = C.shuffled(deck)
     assert sorted(shuffled) == deck and shuffled is not deck
     assert C.shuffled(deck, random.Random(1)) == C.shuffled(deck, random.Random(1))
+
+
+def test_its_cryptographic_shuffle_puts_every_card_everywhere():
+    # 4,000 shuffles of 4 cards: each card lands in each position about 1,000 times.
+    counts = [[0] * 4 for _ in range(4)]
+    for _ in range(4000):
+        for pos, c in enumerate(C.shuffled(range(4))):
+            counts[c][pos] += 1
+    assert all(800 < n < 1200 for row in counts for n in row)
