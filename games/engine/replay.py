@@ -94,4 +94,8 @@ def main(argv: Iterable[str] | None = None, stdin: TextIO | None = None, out: Te
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader (e.g. `| head`) closed early: not an error of the record
+        sys.stderr.close()
+        sys.exit(0)
