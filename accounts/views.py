@@ -1,0 +1,48 @@
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .forms import RegisterForm
+from .models import guest_user
+
+
+def register(request):
+    if request.method == "POST":
+        form = RegisterForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            return redirect("home")
+    else:
+        form = RegisterForm()
+    return render(request, "accounts/register.html", {"form": form})
+
+
+@require_POST
+def play_as_guest(request):
+    """Create a guest account on demand (unrated tables only) and log it in."""
+    if not request.user.is_authenticated:
+        login(request, guest_user(), backend="django.contrib.auth.backends.ModelBackend")
+    nxt = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
+        nxt = "/"
+    return redirect(nxt)
+
+
+def profile(request, username):
+    person = get_object_or_404(get_user_model(), username=username)
+    from games.models import Seat
+
+    seats = (Seat.objects.filter(user=person).select_related("table")
+             .order_by("-table__created_at")[:30])
+    return render(request, "accounts/profile.html", {"person": person, "seats": seats})
+
+
+@login_required
+def me(request):
+    return redirect("profile", username=request.user.username)

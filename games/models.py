@@ -1,0 +1,113 @@
+"""Live tables and what they keep. Writes go through games/services.py only.
+
+A deal is stored as its deal record (header + actions); the engine state is rebuilt from it on every
+request, so no game state lives only in memory.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        PLAYING = "playing", _("playing")
+        BETWEEN_DEALS = "between_deals", _("between deals")
+        FINISHED = "finished", _("finished")
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    variant = models.CharField(max_length=32)
+    rated = models.BooleanField(default=False)
+    bank_seconds = models.PositiveIntegerField(default=300)
+    increment_seconds = models.PositiveIntegerField(default=5)
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, default=new_token)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                              related_name="owned_tables")
+    # Bumped by every committed change; clients act on a version, tasks are tied to one.
+    version = models.PositiveIntegerField(default=0)
+    # When the next thing is due without a player (bot move, clock deadline, next deal):
+    # the task for it is scheduled at this time, and the sweeper looks here for lost tasks.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_deal_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "status"])]
+
+    def __str__(self):
+        return f"{self.game}/{self.variant} #{self.pk}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="seats")
+    # A bot took this seat after its player ran out of time (4-player games).
+    replaced_by_bot = models.CharField(max_length=16, blank=True)
+    bank_ms = models.IntegerField(default=0)
+    # Set while this seat's clock runs (it is among the seats to act).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    connections = models.IntegerField(default=0)
+
+    class Meta:
+        unique_together = [("table", "index")]
+        ordering = ["index"]
+
+    @property
+    def bot_level(self) -> str:
+        if self.replaced_by_bot:
+            return self.replaced_by_bot
+        if self.user_id and self.user.is_bot:
+            return self.user.bot_level
+        return ""
+
+
+class Match(models.Model):
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    state = models.JSONField()            # games.engine.core.Match.to_dict()
+    finished = models.BooleanField(default=False)
+    winners = models.JSONField(null=True, blank=True)
+    ranks = models.JSONField(null=True, blank=True)
+    # Seats that lost on time: a forfeit (2 players) or a bot took over (4 players).
+    timed_out = models.JSONField(default=list, blank=True)
+    ended_by = models.CharField(max_length=16, blank=True)   # "" | "score" | "timeout"
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    record = models.JSONField()           # the deal record (DEAL_RECORD.md), actions appended
+    result = models.JSONField(null=True, blank=True)
+    finished = models.BooleanField(default=False)
+
+    class Meta:
+        unique_together = [("match", "number")]
+        ordering = ["number"]
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    name = models.CharField(max_length=150)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def as_json(self):
+        return {"from": self.name, "text": self.text, "at": self.created_at.isoformat()}

@@ -1,0 +1,673 @@
+"""The only writer of live games.
+
+Every write follows one pattern (STYLE.md, habit 7): inside ``transaction.atomic`` lock the table row
+(``select_for_update``), check, apply through the engine, store the deal record, bump
+``Table.version``; then, only on commit, send each seat group its own view, the spectator group the
+public view, and schedule the table's next due work (a bot move, a clock deadline, the next deal) as
+one Celery task tied to the new version.
+
+The engine state is never kept between requests: it is rebuilt from the stored deal record.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import BOT_LEVELS, bot_user
+from games import bots
+from games.engine import core
+from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
+
+from .models import ChatMessage, Deal, Match, Seat, Table
+
+log = logging.getLogger(__name__)
+Status = Table.Status
+CHAT_HISTORY = 50
+SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` is the protocol's error code, ``reason`` is for the player."""
+
+    def __init__(self, code: str, reason: str, version: int | None = None):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.version = version
+
+
+# --- groups ------------------------------------------------------------------------------------
+def seat_group(table_id: int, seat: int) -> str:
+    return f"table.{table_id}.seat.{seat}"
+
+
+def spectator_group(table_id: int) -> str:
+    return f"table.{table_id}.spectators"
+
+
+def lobby_group(game: str) -> str:
+    return f"lobby.{game}"
+
+
+def all_groups(table_id: int, seats: int) -> list[str]:
+    return [seat_group(table_id, s) for s in range(seats)] + [spectator_group(table_id)]
+
+
+# --- loading -----------------------------------------------------------------------------------
+@dataclass
+class Live:
+    """A table with everything its current state needs, loaded in one go."""
+
+    table: Table
+    seats: list[Seat]
+    match: Match | None = None
+    engine: EngineMatch | None = None
+    deal: Deal | None = None
+    state: State | None = None
+
+    @property
+    def game_rules(self):
+        return core.get_rules(self.table.game)
+
+
+def rebuild_state(record: dict) -> State:
+    """The engine state of a stored deal record: its header, then its actions re-applied."""
+    state = core.new_state(DealSetup(**{k: record[k] for k in SETUP_FIELDS if k in record}))
+    for action in record.get("actions", ()):
+        state.apply(action)
+    return state
+
+
+def _load(table: Table) -> Live:
+    seats = list(table.seats.select_related("user"))
+    live = Live(table=table, seats=seats)
+    match = Match.objects.filter(table=table).first()
+    if match is not None:
+        live.match = match
+        live.engine = EngineMatch.from_dict(match.state)
+        live.deal = match.deals.order_by("-number").first()
+        if live.deal is not None:
+            live.state = rebuild_state(live.deal.record)
+    return live
+
+
+def _lock(table_id: int) -> Live:
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise ServiceError("not_found", _("There is no such table.")) from None
+    return _load(table)
+
+
+def load(table_id: int) -> Live:
+    """A consistent read without a lock: retried if the table moved while it was being read."""
+    for _attempt in range(5):
+        try:
+            table = Table.objects.get(pk=table_id)
+        except Table.DoesNotExist:
+            raise ServiceError("not_found", _("There is no such table.")) from None
+        live = _load(table)
+        if Table.objects.filter(pk=table_id, version=table.version).exists():
+            return live
+    return live
+
+
+# --- who is who --------------------------------------------------------------------------------
+def seat_of(live: Live, user) -> int | None:
+    """The seat a user plays (None: a spectator). A seat a bot took over is no longer his."""
+    if user is None or not user.is_authenticated:
+        return None
+    for s in live.seats:
+        if s.user_id == user.id and not s.replaced_by_bot:
+            return s.index
+    return None
+
+
+def can_watch(table: Table, user, invite: str | None) -> bool:
+    if not table.private:
+        return True
+    if invite and invite == table.invite_token:
+        return True
+    if user is not None and user.is_authenticated:
+        return table.owner_id == user.id or table.seats.filter(user=user).exists()
+    return False
+
+
+def _is_bot_seat(seat: Seat) -> bool:
+    return bool(seat.replaced_by_bot) or bool(seat.user_id and seat.user.is_bot)
+
+
+def _seat_name(seat: Seat) -> str | None:
+    if seat.user_id is None:
+        return None
+    return seat.user.display_name
+
+
+# --- JSON for the wire -------------------------------------------------------------------------
+def _epoch_ms(when: datetime | None) -> int | None:
+    return None if when is None else int(when.timestamp() * 1000)
+
+
+def _deadline(seat: Seat) -> datetime | None:
+    if seat.turn_started_at is None:
+        return None
+    return seat.turn_started_at + timedelta(milliseconds=seat.bank_ms)
+
+
+def table_json(live: Live, now: datetime | None = None, *, summary: bool = False) -> dict:
+    t = live.table
+    now = now or timezone.now()
+    data = {
+        "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
+        "status": t.status,
+        "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
+        "seats": [{"seat": s.index, "name": _seat_name(s), "is_bot": _is_bot_seat(s),
+                   "bot_level": s.bot_level or None, "connected": s.connections > 0}
+                  for s in live.seats],
+        "owner": t.owner.username if t.owner_id else None,
+        "version": t.version,
+    }
+    if summary:
+        return data
+    m, e = live.match, live.engine
+    data["match"] = None if m is None else {
+        "scores": e.scores, "bags": e.bags, "deal_number": e.deal_number, "dealer": e.dealer,
+        "over": m.finished, "winners": m.winners, "ranks": m.ranks, "results": e.results,
+        "timed_out": m.timed_out, "ended_by": m.ended_by or None,
+    }
+    running = [s for s in live.seats if s.turn_started_at is not None]
+    deadlines = [_deadline(s) for s in live.seats]
+    data["clocks"] = {
+        "banks_ms": [max(0, int((d - now).total_seconds() * 1000)) if d else s.bank_ms
+                     for s, d in zip(live.seats, deadlines)],
+        "to_act": list(live.state.seats_to_act()) if live.state is not None and t.status == Status.PLAYING else [],
+        "running": [s.index for s in running],
+        "deadlines": [_epoch_ms(d) for d in deadlines],
+        "deadline": _epoch_ms(min((d for d in deadlines if d), default=None)),
+    }
+    data["next_deal_at"] = _epoch_ms(t.next_deal_at) if t.status == Status.BETWEEN_DEALS else None
+    return data
+
+
+def view_for(live: Live, seat: int | None) -> dict | None:
+    if live.state is None:
+        return None
+    return live.state.view(seat)
+
+
+def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[dict] | None = None,
+            now: datetime | None = None, table: dict | None = None) -> dict:
+    """A ``snapshot``/``update`` message for one seat (None: the public one). ``event`` is the
+    last of the commit's ``events`` (an action that ends a deal: action, deal_end[, match_end])."""
+    msg = {"type": kind, "version": live.table.version, "table": table or table_json(live, now),
+           "view": view_for(live, seat), "you": seat}
+    if events:
+        msg["event"] = events[-1]
+        msg["events"] = events
+    return msg
+
+
+def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int | None]:
+    live = load(table_id)
+    seat = seat_of(live, user)
+    msg = message(live, seat)
+    msg["chat"] = [c.as_json() for c in reversed(ChatMessage.objects.filter(table_id=table_id)
+                                                  .order_by("-id")[:CHAT_HISTORY])]
+    msg["invite"] = live.table.invite_token if (seat is not None or live.table.owner_id == getattr(user, "id", None)) else None
+    return msg, seat
+
+
+def public_action(action: dict) -> dict:
+    """What everyone may learn about an action: a hearts pass without its cards."""
+    if action.get("type") == "pass":
+        return {"seat": action["seat"], "type": "pass"}
+    return dict(action)
+
+
+def lobby_tables(game: str) -> list[dict]:
+    tables = (Table.objects.filter(game=game, private=False)
+              .exclude(status=Status.FINISHED).select_related("owner").order_by("-id")[:200])
+    seats: dict[int, list[Seat]] = {}
+    for s in Seat.objects.filter(table__in=list(tables)).select_related("user"):
+        seats.setdefault(s.table_id, []).append(s)
+    return [table_json(Live(table=t, seats=sorted(seats.get(t.pk, []), key=lambda s: s.index)),
+                       summary=True) for t in tables]
+
+
+# --- sending, on commit only ---------------------------------------------------------------------
+def _group_send(group: str, payload: dict) -> None:
+    _send_many([(group, payload)])
+
+
+def _send_many(messages: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def send_all():
+        for group, payload in messages:
+            try:
+                await layer.group_send(group, payload)
+            except Exception:  # a broken layer must not undo a committed move
+                log.exception("broadcast to %s failed", group)
+    async_to_sync(send_all)()   # one hop to the event loop per commit, not per group
+
+
+def _on_commit_send(messages: list[tuple[str, dict]]) -> None:
+    transaction.on_commit(lambda: _send_many(messages))
+
+
+def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = False,
+               lobby: bool = False) -> None:
+    """Queue, for after the commit, one message per seat group and one for the spectators.
+
+    ``resync``: seats changed hands, so each socket rebuilds its own snapshot (and its group).
+    """
+    t = live.table
+    event = events[-1]
+    n = live.game_rules.seats
+    out: list[tuple[str, dict]] = []
+    if resync:
+        for group in all_groups(t.pk, n):
+            out.append((group, {"type": "table.resync", "event": event, "events": events}))
+    else:
+        table = table_json(live, now)
+        for s in range(n):
+            out.append((seat_group(t.pk, s),
+                        {"type": "table.send", "message": message(live, s, "update", events, now, table)}))
+        out.append((spectator_group(t.pk),
+                    {"type": "table.send", "message": message(live, None, "update", events, now, table)}))
+    _on_commit_send(out)
+    if lobby:
+        game = t.game
+        transaction.on_commit(lambda: _group_send(lobby_group(game),
+                                                  {"type": "lobby.send", "tables": lobby_tables(game)}))
+    _schedule(live)
+
+
+def _schedule(live: Live) -> None:
+    t = live.table
+    if t.due_at is None:
+        return
+    table_id, version, due = t.pk, t.version, t.due_at
+
+    def enqueue():
+        from . import tasks
+        tasks.schedule_advance(table_id, version, due)
+    transaction.on_commit(enqueue)
+
+
+def _bump(live: Live, now: datetime) -> None:
+    t = live.table
+    t.version += 1
+    t.due_at = _due_at(live, now)
+    t.save()
+
+
+def _due_at(live: Live, now: datetime) -> datetime | None:
+    t = live.table
+    if t.status == Status.BETWEEN_DEALS:
+        return t.next_deal_at
+    if t.status != Status.PLAYING or live.state is None:
+        return None
+    times = []
+    for i in live.state.seats_to_act():
+        seat = live.seats[i]
+        if _is_bot_seat(seat):
+            times.append(now + timedelta(milliseconds=settings.GAMES_BOT_DELAY_MS))
+        elif (d := _deadline(seat)) is not None:
+            times.append(d)
+    return min(times, default=None)
+
+
+# --- clocks ----------------------------------------------------------------------------------------
+def _run_clocks(live: Live, now: datetime) -> None:
+    """Start the clock of every human seat that must act and is not running yet (adding the
+    increment: a turn's deadline is bank + increment); stop every other clock."""
+    acting = set(live.state.seats_to_act()) if live.state is not None and live.table.status == Status.PLAYING else set()
+    inc = live.table.increment_seconds * 1000
+    for seat in live.seats:
+        running = seat.turn_started_at is not None
+        if seat.index in acting and not _is_bot_seat(seat):
+            if not running:
+                seat.bank_ms += inc
+                seat.turn_started_at = now
+                seat.save(update_fields=["bank_ms", "turn_started_at"])
+        elif running:
+            _stop_clock(seat, now)
+
+
+def _stop_clock(seat: Seat, now: datetime) -> None:
+    if seat.turn_started_at is not None:
+        used = int((now - seat.turn_started_at).total_seconds() * 1000)
+        seat.bank_ms = max(0, seat.bank_ms - used)
+        seat.turn_started_at = None
+        seat.save(update_fields=["bank_ms", "turn_started_at"])
+
+
+# --- table life --------------------------------------------------------------------------------------
+def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
+                 bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
+                 seats: list[str] | None = None, start: bool = False) -> Table:
+    """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open) or a bot
+    level. By default the owner takes seat 0 and the rest are open."""
+    try:
+        rules = core.get_rules(game)
+        variant = rules.check_variant(variant)
+    except ValueError as exc:
+        raise ServiceError("bad_request", str(exc)) from None
+    if owner is None or not owner.is_authenticated:
+        raise ServiceError("forbidden", _("Log in or play as a guest to create a table."))
+    if rated and owner.is_guest:
+        raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if not (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120):
+        raise ServiceError("bad_request", _("That time control is not offered."))
+    spec = list(seats) if seats is not None else ["me"] + [""] * (rules.seats - 1)
+    if len(spec) != rules.seats or spec.count("me") > 1 or any(
+            s not in ("me", "") and s not in BOT_LEVELS for s in spec):
+        raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
+    if rated and any(s in BOT_LEVELS for s in spec):
+        raise ServiceError("bad_request", _("Rated tables are for people only."))
+    now = timezone.now()
+    with transaction.atomic():
+        table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
+                                     increment_seconds=increment_seconds, private=private, owner=owner)
+        for i, who in enumerate(spec):
+            user = owner if who == "me" else (bot_user(who) if who else None)
+            Seat.objects.create(table=table, index=i, user=user, bank_ms=bank_seconds * 1000)
+        live = _lock(table.pk)
+        if start:
+            _start_match(live, now)
+        else:
+            _bump(live, now)
+            _broadcast(live, [{"kind": "created"}], now, resync=True, lobby=True)
+    return table
+
+
+def sit(table_id: int, user, seat: int) -> None:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("forbidden", _("Log in or play as a guest to take a seat."))
+    now = timezone.now()
+    with transaction.atomic():
+        live = _lock(table_id)
+        t = live.table
+        if t.status != Status.WAITING:
+            raise ServiceError("bad_request", _("The match has already started."), t.version)
+        if t.rated and (user.is_guest or user.is_bot):
+            raise ServiceError("forbidden", _("Guests play on unrated tables only."), t.version)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.seats):
+            raise ServiceError("bad_request", _("There is no such seat."), t.version)
+        if any(s.user_id == user.id for s in live.seats):
+            raise ServiceError("bad_request", _("You already sit at this table."), t.version)
+        target = live.seats[seat]
+        if target.user_id is not None:
+            raise ServiceError("bad_request", _("That seat is taken."), t.version)
+        target.user = user
+        target.save(update_fields=["user"])
+        _bump(live, now)
+        _broadcast(live, [{"kind": "seat", "seat": seat, "name": user.display_name}], now,
+                   resync=True, lobby=True)
+
+
+def leave(table_id: int, user) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        live = _lock(table_id)
+        t = live.table
+        mine = [s for s in live.seats if user.is_authenticated and s.user_id == user.id]
+        if not mine:
+            raise ServiceError("spectator", _("You do not sit at this table."), t.version)
+        if t.status != Status.WAITING:
+            raise ServiceError("bad_request", _("You cannot leave a match in progress."), t.version)
+        for s in mine:
+            s.user = None
+            s.save(update_fields=["user"])
+        _bump(live, now)
+        _broadcast(live, [{"kind": "seat", "seat": mine[0].index, "name": None}], now,
+                   resync=True, lobby=True)
+
+
+def start(table_id: int, user) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        live = _lock(table_id)
+        t = live.table
+        if t.owner_id != getattr(user, "id", None):
+            raise ServiceError("forbidden", _("Only the table's owner can start the match."), t.version)
+        if t.status != Status.WAITING:
+            raise ServiceError("bad_request", _("The match has already started."), t.version)
+        if any(s.user_id is None for s in live.seats):
+            raise ServiceError("bad_request", _("Every seat must be taken first."), t.version)
+        _start_match(live, now)
+
+
+def _start_match(live: Live, now: datetime) -> None:
+    t = live.table
+    players = [_seat_name(s) for s in live.seats]
+    engine = EngineMatch.start(t.game, t.variant, players)
+    live.match = Match.objects.create(table=t, state=engine.to_dict())
+    live.engine = engine
+    for s in live.seats:
+        s.bank_ms = t.bank_seconds * 1000
+        s.turn_started_at = None
+        s.save(update_fields=["bank_ms", "turn_started_at"])
+    _new_deal(live, now)
+    _bump(live, now)
+    _broadcast(live, [{"kind": "match_start"}], now, lobby=True)
+
+
+def _new_deal(live: Live, now: datetime) -> None:
+    state = live.engine.new_deal()
+    live.deal = Deal.objects.create(match=live.match, number=live.engine.deal_number,
+                                    record=state.record())
+    live.state = state
+    live.table.status = Status.PLAYING
+    live.table.next_deal_at = None
+    _run_clocks(live, now)
+
+
+# --- acting ------------------------------------------------------------------------------------------
+def act(table_id: int, user, version, action) -> None:
+    """A player's action. Refusals raise ServiceError and change nothing."""
+    if not isinstance(action, dict):
+        raise ServiceError("bad_request", _("An action must be an object with a type."))
+    now = timezone.now()
+    with transaction.atomic():
+        live = _lock(table_id)
+        t = live.table
+        mine = [s.index for s in live.seats
+                if user is not None and user.is_authenticated and s.user_id == user.id and not s.replaced_by_bot]
+        if not mine:
+            raise ServiceError("spectator", _("Spectators cannot act."), t.version)
+        seat = action.get("seat", mine[0])
+        if seat not in mine:
+            raise ServiceError("not_your_seat", _("You can act only for your own seat."), t.version)
+        if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
+            raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
+        if t.status != Status.PLAYING or live.state is None:
+            raise ServiceError("bad_request", _("No deal is in progress."), t.version)
+        if seat not in live.state.seats_to_act():
+            raise ServiceError("not_your_turn", _("It is not your turn."), t.version)
+        try:
+            _commit_action(live, seat, dict(action, seat=seat), now)
+        except IllegalAction as exc:
+            raise ServiceError("illegal", _(exc.reason), t.version) from None
+
+
+def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_events=()) -> None:
+    state = live.state
+    state.apply(action)                       # IllegalAction leaves everything untouched
+    stored = state.actions()[-1]
+    deal = live.deal
+    deal.record["actions"].append(stored)
+    _stop_clock(live.seats[seat], now)
+    events = list(extra_events) + [{"kind": "action", "seat": seat, "action": public_action(stored)}]
+    lobby = False
+    if state.is_over():
+        result = state.result()
+        deal.record["result"] = result
+        deal.result = result
+        deal.finished = True
+        live.engine.finish_deal(state)
+        live.match.state = live.engine.to_dict()
+        events.append({"kind": "deal_end", "deal_number": deal.number, "result": result,
+                       "scores": live.engine.scores})
+        if live.engine.is_over():
+            events.append(_finish_match(live, now, "score"))
+        else:
+            live.table.status = Status.BETWEEN_DEALS
+            live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
+        live.match.save()
+        lobby = True
+    deal.save()
+    _run_clocks(live, now)
+    _bump(live, now)
+    _broadcast(live, events, now, lobby=lobby)
+
+
+def final_ranks(engine_ranks: list[int], timed_out: list[int]) -> list[int]:
+    """The engine's ranks, except that seats that ran out of time come last (sharing it)."""
+    n = len(engine_ranks)
+    ok = [s for s in range(n) if s not in timed_out]
+    ranks = [0] * n
+    for s in ok:
+        ranks[s] = 1 + sum(1 for o in ok if engine_ranks[o] < engine_ranks[s])
+    for s in timed_out:
+        ranks[s] = len(ok) + 1
+    return ranks
+
+
+def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
+    m = live.match
+    if ended_by == "score":
+        ranks = final_ranks(live.engine.ranks(), m.timed_out)
+    else:  # a two-player forfeit: the one who timed out loses
+        ranks = [2 if s in m.timed_out else 1 for s in range(len(live.seats))]
+    m.ranks = ranks
+    m.winners = [s for s, r in enumerate(ranks) if r == 1]
+    m.finished = True
+    m.ended_by = ended_by
+    m.finished_at = now
+    m.save()
+    live.table.status = Status.FINISHED
+    live.table.next_deal_at = None
+    return {"kind": "match_end", "winners": m.winners, "ranks": ranks, "ended_by": ended_by,
+            "scores": live.engine.scores}
+
+
+# --- what tasks do: bots, clocks, the next deal -----------------------------------------------------------
+def advance(table_id: int, version: int | None = None) -> datetime | None:
+    """Do whatever is due at a table without a player: one bot move, a clock expiry or the next
+    deal. Idempotent: nothing happens when ``version`` is given and the table has moved on, or
+    when nothing is due yet. Returns the table's next due time when it is in the future."""
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            live = _lock(table_id)
+        except ServiceError:
+            return None
+        t = live.table
+        if version is not None and t.version != version:
+            return None
+        if t.due_at is None:
+            return None
+        if t.due_at > now:
+            return t.due_at
+        if t.status == Status.BETWEEN_DEALS:
+            _new_deal(live, now)
+            _bump(live, now)
+            _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now, lobby=True)
+            return None
+        if t.status != Status.PLAYING or live.state is None:
+            return None
+        acting = live.state.seats_to_act()
+        for i in acting:
+            seat = live.seats[i]
+            d = _deadline(seat)
+            if not _is_bot_seat(seat) and d is not None and d <= now:
+                _time_out(live, i, now)
+                return None
+        for i in acting:
+            seat = live.seats[i]
+            if _is_bot_seat(seat):
+                view = live.state.view(i)
+                action = bots.choose_action(_bot_level(seat.bot_level), view)
+                try:
+                    _commit_action(live, i, dict(action, seat=i), now)
+                except IllegalAction as exc:  # a bot bug must not stall the table
+                    log.error("bot %s chose an illegal action %s: %s", seat.bot_level, action, exc.reason)
+                    fallback = bots.choose_action("random", view)
+                    _commit_action(live, i, dict(fallback, seat=i), now)
+                return None
+        # Nothing was due after all: store the right due time and look again then.
+        t.due_at = _due_at(live, now)
+        t.save(update_fields=["due_at"])
+        _schedule(live)
+        return None
+
+
+def _bot_level(level: str) -> str:
+    return level if level in bots.BOTS else "random"
+
+
+def _time_out(live: Live, seat_index: int, now: datetime) -> None:
+    seat = live.seats[seat_index]
+    _stop_clock(seat, now)
+    m = live.match
+    m.timed_out = sorted(set(m.timed_out) | {seat_index})
+    event = {"kind": "timeout", "seat": seat_index}
+    if len(live.seats) == 2:
+        m.save()
+        events = [event, _finish_match(live, now, "timeout")]
+        _run_clocks(live, now)
+        _bump(live, now)
+        _broadcast(live, events, now, lobby=True)
+        return
+    level = _bot_level(settings.GAMES_REPLACEMENT_BOT)
+    seat.replaced_by_bot = level
+    seat.save(update_fields=["replaced_by_bot"])
+    m.save()
+    event["replaced_by"] = f"bot:{level}"
+    _run_clocks(live, now)
+    _bump(live, now)
+    # The player's socket becomes a spectator's: every socket rebuilds its snapshot.
+    _broadcast(live, [event], now, resync=True)
+
+
+# --- chat and presence ---------------------------------------------------------------------------
+def chat(table_id: int, user, text) -> dict:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("forbidden", _("Log in or play as a guest to chat."))
+    if not isinstance(text, str) or not text.strip() or len(text) > 500:
+        raise ServiceError("bad_request", _("A chat message has 1 to 500 characters."))
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise ServiceError("not_found", _("There is no such table."))
+    msg = ChatMessage.objects.create(table=table, user=user, name=user.display_name, text=text.strip())
+    payload = {"type": "table.send", "message": {"type": "chat", "message": msg.as_json()}}
+    n = core.get_rules(table.game).seats
+    _on_commit_send([(g, payload) for g in all_groups(table_id, n)])
+    return msg.as_json()
+
+
+def set_connected(table_id: int, seat: int | None, delta: int) -> None:
+    """Count a seat's open sockets (shown as "connected"); not a versioned change."""
+    if seat is None:
+        return
+    Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
+
+
+# --- the sweeper ---------------------------------------------------------------------------------
+def overdue_tables(grace_seconds: float = 2.0) -> list[int]:
+    limit = timezone.now() - timedelta(seconds=grace_seconds)
+    return list(Table.objects.filter(status__in=[Status.PLAYING, Status.BETWEEN_DEALS], due_at__lte=limit)
+                .values_list("pk", flat=True)[:500])

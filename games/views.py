@@ -1,0 +1,94 @@
+import json
+
+from django.http import Http404, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import services
+from .engine.core import GAME_NAMES, get_rules
+from .forms import CreateTableForm
+from .models import GAME_CHOICES, Table
+from .services import ServiceError
+
+GAME_LABELS = dict(GAME_CHOICES)
+
+
+def home(request):
+    games = [{"name": g, "label": GAME_LABELS[g], "url": reverse("lobby", args=[g])} for g in GAME_NAMES]
+    return render(request, "home.html", {"games": games})
+
+
+def _rules_or_404(game):
+    if game not in GAME_NAMES:
+        raise Http404("no such game")
+    return get_rules(game)
+
+
+def lobby(request, game):
+    rules = _rules_or_404(game)
+    return render(request, "games/lobby.html", {
+        "game": game,
+        "game_label": GAME_LABELS[game],
+        "variants": list(rules.variants),
+        "seats": rules.seats,
+        "tables": services.lobby_tables(game),
+        "form": CreateTableForm(rules=rules),
+        "create_url": reverse("create_table", args=[game]),
+        "ws_url": f"/ws/lobby/{game}/",
+    })
+
+
+@require_POST
+def create_table(request, game):
+    rules = _rules_or_404(game)
+    form = CreateTableForm(request.POST, rules=rules)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('lobby', args=[game])}")
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            table = services.create_table(
+                request.user, game, d["variant"], rated=d["rated"], private=d["private"],
+                bank_seconds=d["bank_seconds"], increment_seconds=d["increment_seconds"],
+                seats=form.seats())
+        except ServiceError as err:
+            form.add_error(None, err.reason)
+        else:
+            url = reverse("table", args=[table.pk])
+            if table.private:
+                url += f"?invite={table.invite_token}"
+            return redirect(url)
+    return render(request, "games/lobby.html", {
+        "game": game, "game_label": GAME_LABELS[game], "variants": list(rules.variants),
+        "seats": rules.seats, "tables": services.lobby_tables(game), "form": form,
+        "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
+    }, status=400)
+
+
+def table(request, table_id):
+    t = get_object_or_404(Table, pk=table_id)
+    invite = request.GET.get("invite")
+    if not services.can_watch(t, request.user, invite):
+        return HttpResponseForbidden(_("This table is private: you need its invite link."))
+    live = services.load(t.pk)
+    seat = services.seat_of(live, request.user)
+    show_invite = t.private and (seat is not None or t.owner_id == request.user.id)
+    ws_url = f"/ws/table/{t.pk}/" + (f"?invite={invite}" if invite else "")
+    boot = {
+        "table_id": t.pk, "game": t.game, "variant": t.variant, "seats": len(live.seats),
+        "ws_url": ws_url, "you": seat,
+        "user": request.user.username if request.user.is_authenticated else None,
+        "is_guest": bool(getattr(request.user, "is_guest", False)),
+        "is_owner": request.user.is_authenticated and t.owner_id == request.user.id,
+        "invite": t.invite_token if show_invite else None,
+        "invite_url": (request.build_absolute_uri(reverse("table", args=[t.pk])) + f"?invite={t.invite_token}")
+        if show_invite else None,
+        "lobby_url": reverse("lobby", args=[t.game]),
+        "language": request.LANGUAGE_CODE,
+    }
+    return render(request, "games/table.html", {
+        "table": t, "table_id": t.pk, "game": t.game, "ws_url": ws_url, "user_seat": seat,
+        "invite_token": boot["invite"], "table_boot": boot, "table_boot_json": json.dumps(boot),
+    })

@@ -1,0 +1,25 @@
+"""Helpers for driving tables in tests."""
+from __future__ import annotations
+
+import random
+
+from games import bots, services
+from games.models import Table
+
+
+def live(table_id):
+    return services.load(table_id)
+
+
+def human_move(table_id, user, rng=None, seat=None):
+    """A random legal action for ``user``'s seat, acted through the service."""
+    lv = services.load(table_id)
+    seat = services.seat_of(lv, user) if seat is None else seat
+    view = lv.state.view(seat)
+    action = bots.choose_action("random", view, rng or random.Random(1))
+    services.act(table_id, user, lv.table.version, action)
+    return action
+
+
+def version(table_id) -> int:
+    return Table.objects.get(pk=table_id).version

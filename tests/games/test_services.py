@@ -1,0 +1,268 @@
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.models import Deal, Seat, Table
+from games.services import ServiceError
+
+from .helpers import human_move, version
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every group message the services send (after commit)."""
+    out = []
+    real = services._send_many
+
+    def capture(messages):
+        out.extend(messages)
+        real(messages)
+    monkeypatch.setattr(services, "_send_many", capture)
+    return out
+
+
+def two_player_table(make_user, **kw):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = services.create_table(ala, "sixtysix", "kurnik", **kw)
+    services.sit(t.pk, ola, 1)
+    services.start(t.pk, ala)
+    return t, ala, ola
+
+
+def to_act_user(table_id, users):
+    lv = services.load(table_id)
+    seat = lv.state.seats_to_act()[0]
+    return seat, next(u for u in users if lv.seats[seat].user_id == u.id)
+
+
+def test_it_applies_an_action_commits_it_and_bumps_the_version(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    v = version(t.pk)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    action = human_move(t.pk, user)
+    assert version(t.pk) == v + 1
+    deal = Deal.objects.get(match__table=t)
+    assert deal.record["actions"][-1]["type"] == action["type"]
+    assert deal.record["actions"][-1]["seat"] == seat
+
+
+def test_it_refuses_a_stale_version_and_changes_nothing(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    lv = services.load(t.pk)
+    action = lv.state.view(seat)["legal"][0]
+    with pytest.raises(ServiceError) as err:
+        services.act(t.pk, user, lv.table.version - 1, action)
+    assert err.value.code == "stale"
+    assert version(t.pk) == lv.table.version
+    assert Deal.objects.get(match__table=t).record["actions"] == []
+
+
+def test_it_refuses_an_illegal_card_with_the_engines_reason(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    lv = services.load(t.pk)
+    not_mine = next(c for c in ["9H", "JH", "QH", "KH", "TH", "AH", "9S", "JS", "QS", "KS", "TS", "AS", "9C"]
+                    if c not in lv.state.view(seat)["hand"])
+    with pytest.raises(ServiceError) as err:
+        services.act(t.pk, user, lv.table.version, {"type": "play", "card": not_mine})
+    assert err.value.code == "illegal" and err.value.reason
+    assert version(t.pk) == lv.table.version
+
+
+def test_it_refuses_a_player_out_of_turn(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    other = ola if user == ala else ala
+    lv = services.load(t.pk)
+    card = lv.state.view(1 - seat)["hand"][0]
+    with pytest.raises(ServiceError) as err:
+        services.act(t.pk, other, lv.table.version, {"type": "play", "card": card})
+    assert err.value.code == "not_your_turn"
+
+
+def test_it_refuses_a_move_for_another_seat(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    other = ola if user == ala else ala
+    lv = services.load(t.pk)
+    with pytest.raises(ServiceError) as err:
+        services.act(t.pk, other, lv.table.version, dict(lv.state.view(seat)["legal"][0], seat=seat))
+    assert err.value.code == "not_your_seat"
+
+
+def test_it_refuses_a_spectator(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    eve = make_user("eve")
+    lv = services.load(t.pk)
+    with pytest.raises(ServiceError) as err:
+        services.act(t.pk, eve, lv.table.version, {"type": "play", "card": "AS"})
+    assert err.value.code == "spectator"
+
+
+def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue, sent):
+    t, ala, ola = two_player_table(make_user)
+    sent.clear()
+    seat, user = to_act_user(t.pk, [ala, ola])
+    human_move(t.pk, user)
+    groups = {g: p for g, p in sent}
+    assert set(groups) == {services.seat_group(t.pk, 0), services.seat_group(t.pk, 1),
+                           services.spectator_group(t.pk)}
+    lv = services.load(t.pk)
+    for s in (0, 1):
+        msg = groups[services.seat_group(t.pk, s)]["message"]
+        assert msg["you"] == s and msg["view"]["hand"] == lv.state.view(s)["hand"]
+    assert groups[services.spectator_group(t.pk)]["message"]["view"]["hand"] == []
+
+
+def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent):
+    t, ala, ola = two_player_table(make_user)
+    sent.clear()
+    task_queue.pending.clear()
+    with pytest.raises(ServiceError):
+        services.act(t.pk, ala, -1, {"type": "play", "card": "AS"})
+    assert sent == [] and task_queue.pending == []
+
+
+def expire(table_id, seat):
+    s = Seat.objects.get(table_id=table_id, index=seat)
+    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
+    s.save()
+    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_it_forfeits_a_two_player_match_when_a_clock_runs_out(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user)
+    seat, user = to_act_user(t.pk, [ala, ola])
+    assert task_queue.run_due() == 0          # the deadline is in the future
+    expire(t.pk, seat)
+    services.advance(t.pk)
+    lv = services.load(t.pk)
+    assert lv.table.status == "finished"
+    assert lv.match.ended_by == "timeout" and lv.match.winners == [1 - seat]
+    assert lv.match.ranks[seat] == 2 and lv.match.timed_out == [seat]
+
+
+def test_it_sets_a_deadline_of_bank_plus_increment(make_user, task_queue):
+    t, ala, ola = two_player_table(make_user, bank_seconds=60, increment_seconds=5)
+    seat, _user = to_act_user(t.pk, [ala, ola])
+    s = Seat.objects.get(table=t, index=seat)
+    assert s.bank_ms == 65_000 and s.turn_started_at is not None
+    table = Table.objects.get(pk=t.pk)
+    assert table.due_at == s.turn_started_at + timedelta(seconds=65)
+    assert task_queue.pending[-1] == (t.pk, table.version, table.due_at)
+
+
+def test_it_gives_a_timed_out_seat_to_a_bot_in_four_player_games_and_ranks_him_last(make_user, task_queue, settings):
+    ala = make_user("ala")
+    t = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
+    # Hearts opens with a simultaneous pass: the bots pass, ala does not.
+    task_queue.run_due()
+    lv = services.load(t.pk)
+    assert 0 in lv.state.seats_to_act()
+    expire(t.pk, 0)
+    services.advance(t.pk)  # what the deadline's task (or the sweeper) does
+    task_queue.run_due()   # the timeout, then the bots (ala's seat included) play on to the end
+    lv = services.load(t.pk)
+    assert lv.seats[0].replaced_by_bot == services._bot_level(settings.GAMES_REPLACEMENT_BOT)
+    assert services.seat_of(lv, ala) is None
+    assert lv.table.status == "finished" and lv.match.ended_by == "score"
+    assert lv.match.ranks[0] == 4 and 0 not in lv.match.winners
+
+
+def test_it_ranks_timed_out_seats_last_keeping_the_others_order():
+    assert services.final_ranks([1, 2, 3, 4], [0]) == [4, 1, 2, 3]
+    assert services.final_ranks([1, 1, 3, 3], [2]) == [1, 1, 4, 3]
+    assert services.final_ranks([2, 1, 2, 1], [1, 3]) == [1, 3, 1, 3]
+
+
+def test_it_does_nothing_when_a_task_runs_twice_or_late(make_user, task_queue):
+    ala = make_user("ala")
+    t = services.create_table(ala, "sixtysix", seats=["random", "random"], start=True)
+    table_id, v, _due = task_queue.pending[-1]
+    task_queue.pending.clear()
+    from games.tasks import advance_table
+    advance_table(table_id, v)
+    assert version(t.pk) == v + 1
+    n_actions = len(Deal.objects.get(match__table=t).record["actions"])
+    advance_table(table_id, v)              # the same task again
+    advance_table(table_id, v - 1)          # a late one
+    assert version(t.pk) == v + 1
+    assert len(Deal.objects.get(match__table=t).record["actions"]) == n_actions
+
+
+def test_it_waits_between_deals_then_deals_the_next(make_user, task_queue, settings):
+    settings.GAMES_DEAL_PAUSE_MS = 60_000
+    t = services.create_table(make_user("ala"), "sixtysix", seats=["random", "random"], start=True)
+    task_queue.run_due()
+    table = Table.objects.get(pk=t.pk)
+    assert table.status == "between_deals"
+    assert table.due_at == table.next_deal_at > timezone.now() + timedelta(seconds=50)
+    assert services.advance(t.pk, table.version) == table.due_at   # too early: nothing happens
+    assert Table.objects.get(pk=t.pk).version == table.version
+    Table.objects.filter(pk=t.pk).update(due_at=timezone.now(), next_deal_at=timezone.now())
+    task_queue.run_all_of(t.pk)              # the pause is over
+    assert Deal.objects.filter(match__table=t).count() >= 2
+
+
+def test_it_sweeps_tables_whose_task_was_lost(make_user, task_queue):
+    t = services.create_table(make_user("ala"), "sixtysix", seats=["random", "random"], start=True)
+    task_queue.pending.clear()              # the task is lost
+    v = version(t.pk)
+    Table.objects.filter(pk=t.pk).update(due_at=timezone.now() - timedelta(seconds=10))
+    from games.tasks import sweep
+    assert sweep() == 1
+    assert version(t.pk) == v + 1
+
+
+@pytest.mark.parametrize("game", ["sixtysix", "hearts", "spades"])
+def test_it_plays_a_bot_match_to_the_end_with_nobody_connected(make_user, task_queue, game):
+    n = 2 if game == "sixtysix" else 4
+    t = services.create_table(make_user("ala"), game, seats=["random"] * n, start=True)
+    task_queue.run_due()
+    lv = services.load(t.pk)
+    assert lv.table.status == "finished" and lv.match.finished and lv.match.winners
+    deals = list(Deal.objects.filter(match__table=t))
+    assert all(d.finished for d in deals) and len(deals) == len(lv.engine.results)
+    # The stored records replay to their stored results.
+    for d in deals:
+        assert services.rebuild_state(d.record).result() == d.result
+
+
+def test_it_keeps_guests_off_rated_tables(make_user, task_queue):
+    t = services.create_table(make_user("ala"), "sixtysix", rated=True)
+    guest = User.objects.create(username="guest-x", is_guest=True)
+    with pytest.raises(ServiceError) as err:
+        services.sit(t.pk, guest, 1)
+    assert err.value.code == "forbidden"
+    with pytest.raises(ServiceError):
+        services.create_table(guest, "sixtysix", rated=True)
+
+
+def test_it_lets_only_the_owner_start_a_full_table(make_user, task_queue):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = services.create_table(ala, "sixtysix")
+    with pytest.raises(ServiceError):
+        services.start(t.pk, ala)           # seat 1 is open
+    services.sit(t.pk, ola, 1)
+    with pytest.raises(ServiceError) as err:
+        services.start(t.pk, ola)
+    assert err.value.code == "forbidden"
+    services.start(t.pk, ala)
+    assert Table.objects.get(pk=t.pk).status == "playing"
+
+
+def test_it_persists_chat(make_user, task_queue):
+    ala = make_user("ala")
+    t = services.create_table(ala, "sixtysix")
+    services.chat(t.pk, ala, "hello")
+    msg, _seat = services.snapshot(t.pk, ala)
+    assert [m["text"] for m in msg["chat"]] == ["hello"]
+    with pytest.raises(ServiceError):
+        services.chat(t.pk, ala, "x" * 501)

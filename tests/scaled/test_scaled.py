@@ -1,0 +1,206 @@
+"""Scaled mode for real: PostgreSQL, Redis (pub/sub channel layer + Celery broker), two Daphne
+processes, a separate Celery worker and beat. Players of one table sit on different processes;
+the worker is killed mid-match and replaced, and the match still ends with no move lost or doubled.
+"""
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.scaled
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+DB = "cards_scaled_test"
+
+
+def _open(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def _free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+@pytest.fixture(scope="module")
+def env():
+    if not (_open(5432) and _open(6379)):
+        pytest.skip("PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
+    import psycopg
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB}")
+    import redis
+    redis.Redis.from_url("redis://127.0.0.1:6379/13").flushdb()
+    e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
+             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", REDIS_URL="redis://127.0.0.1:6379/13",
+             EMBEDDED_WORKER="0", BOT_DELAY_MS="30", DEAL_PAUSE_MS="100", SWEEP_SECONDS="1",
+             LOG_LEVEL="WARNING")
+    subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
+    return e
+
+
+def manage_shell(env, code):
+    out = subprocess.run([BIN / "python", "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+SETUP = """
+import json
+from django.test import Client
+from accounts.models import User
+from games import services
+from games.models import Match
+users = [User.objects.create_user(username=f"sp{i}", password="x-Secret-123") for i in range(2)]
+t = services.create_table(users[0], "hearts", seats=["me", "random", "", "random"])
+services.sit(t.pk, users[1], 2)
+services.start(t.pk, users[0])
+m = Match.objects.get(table=t)
+m.state = dict(m.state, scores=[90, 85, 88, 80])   # one or two deals to the end
+m.save()
+cookies = []
+for u in users:
+    c = Client(); c.force_login(u); cookies.append(c.cookies["sessionid"].value)
+print(json.dumps({"table": t.pk, "cookies": cookies}))
+"""
+
+CHECK = """
+import json
+from games import services
+from games.models import Deal, Table
+t = Table.objects.get(pk=%d)
+deals = list(Deal.objects.filter(match__table=t))
+ok = all(services.rebuild_state(d.record).result() == d.result for d in deals if d.finished)
+print(json.dumps({"status": t.status, "version": t.version, "replays": ok,
+                  "actions": sum(len(d.record["actions"]) for d in deals), "deals": len(deals)}))
+"""
+
+
+class Procs:
+    def __init__(self, env):
+        self.env, self.procs = env, {}
+
+    def start(self, name, *args):
+        log = open(ROOT / "test-artifacts" / f"scaled-{name}.log", "w")
+        self.procs[name] = subprocess.Popen([str(a) for a in args], cwd=ROOT, env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT)
+
+    def kill(self, name):
+        p = self.procs.pop(name)
+        p.send_signal(signal.SIGKILL)
+        p.wait(10)
+
+    def stop_all(self):
+        for name in list(self.procs):
+            p = self.procs.pop(name)
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def worker_args(name):
+    return (BIN / "celery", "-A", "config", "worker", "--pool", "solo", "-c", "1", "-n", f"{name}@%h",
+            "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "warning")
+
+
+async def _play(ports, table_id, cookies, procs, rng):
+    import websockets
+
+    async def open_ws(port, cookie=None):
+        headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
+        for _ in range(50):
+            try:
+                return await websockets.connect(f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
+                                                origin=f"http://127.0.0.1:{port}",
+                                                additional_headers=headers)
+            except OSError:
+                await asyncio.sleep(0.2)
+        raise RuntimeError("daphne did not come up")
+
+    socks = [await open_ws(ports[0], cookies[0]), await open_ws(ports[1], cookies[1]),
+             await open_ws(ports[1])]
+    versions = [[] for _ in socks]
+    last = [None] * len(socks)
+
+    async def pump(i, timeout):
+        try:
+            while True:
+                msg = json.loads(await asyncio.wait_for(socks[i].recv(), timeout))
+                if msg["type"] == "update":       # (a stale action is answered by a snapshot)
+                    versions[i].append(msg["version"])
+                if msg["type"] in ("snapshot", "update"):
+                    last[i] = msg
+                timeout = 0.05
+        except asyncio.TimeoutError:
+            pass
+
+    from games.bots import choose_action
+    killed = False
+    acted = 0
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        await asyncio.gather(*(pump(i, 0.3) for i in range(len(socks))))
+        if last[0] and last[0]["table"]["status"] == "finished" and last[2]["table"]["status"] == "finished":
+            break
+        if not killed and last[0] and len(versions[2]) > 25:
+            procs.kill("worker1")                       # mid-match
+            await asyncio.sleep(0.5)
+            procs.start("worker2", *worker_args("worker2"))
+            killed = True
+        for i in (0, 1):
+            m = last[i]
+            if m and m["table"]["status"] == "playing" and m["view"] and m["you"] in m["view"]["to_act"] \
+                    and m["view"]["legal"]:
+                action = choose_action("random", m["view"], rng)
+                await socks[i].send(json.dumps({"type": "action", "version": m["version"], "action": action}))
+                acted += 1
+    for s in socks:
+        await s.close()
+    return versions, last, killed, acted
+
+
+def test_it_runs_one_table_across_two_daphnes_and_survives_a_worker_kill(env):
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    setup = manage_shell(env, SETUP)
+    ports = [_free_port(), _free_port()]
+    procs = Procs(env)
+    try:
+        for n, port in enumerate(ports):
+            procs.start(f"daphne{n}", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+        procs.start("worker1", *worker_args("worker1"))
+        procs.start("beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
+                    "--schedule", ROOT / "test-artifacts" / "celerybeat-schedule")
+        # A thread of its own: other tests (playwright, pytest-asyncio) may own this thread's loop.
+        with ThreadPoolExecutor(1) as pool:
+            versions, last, killed, acted = pool.submit(
+                asyncio.run, _play(ports, setup["table"], setup["cookies"], procs, random.Random(5))).result()
+    finally:
+        procs.stop_all()
+    final = manage_shell(env, CHECK % setup["table"])
+    assert killed and acted > 0
+    assert final["status"] == "finished" and final["replays"], final
+    for seen in versions:
+        # Everyone saw every version from his snapshot on, in order: nothing lost, nothing twice.
+        assert seen == list(range(seen[0], seen[-1] + 1)), seen
+        assert seen[-1] == final["version"]
+    assert all(m["table"]["status"] == "finished" for m in last)
