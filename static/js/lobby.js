@@ -1,0 +1,146 @@
+/* The lobby of one game: the live table list from /ws/lobby/<game>/ and the create-table form.
+ * Strings come from the translated JSON dictionary #lobby-i18n. */
+(function () {
+  "use strict";
+
+  function readJSON(id) {
+    var node = document.getElementById(id);
+    if (!node) return null;
+    try { return JSON.parse(node.textContent); } catch (e) { return null; }
+  }
+  var I18N = readJSON("lobby-i18n") || {};
+  function t(key, params) {
+    var s = I18N[key] !== undefined ? I18N[key] : key;
+    if (params) s = s.replace(/\{(\w+)\}/g, function (m, k) { return params[k] !== undefined ? params[k] : m; });
+    return s;
+  }
+  function el(tag, cls, text) {
+    var n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined && text !== null) n.textContent = text;
+    return n;
+  }
+
+  var app = document.getElementById("lobby-app");
+  if (!app) return;
+  var game = app.dataset.game;
+  var SEATS = game === "sixtysix" ? 2 : 4;
+
+  function tableUrl(id) {
+    var pattern = app.dataset.tableUrl || "/table/0/";
+    return pattern.replace(/0(\/?)$/, id + "$1");
+  }
+  function variantLabel(v) { return I18N["variant_" + v] || v; }
+
+  /* ---------------------------------------------------------------- create form */
+  var form = document.getElementById("create-form");
+  if (form) {
+    var select = document.getElementById("id_variant");
+    var variants = readJSON("lobby-variants") || [];
+    if (variants && !Array.isArray(variants) && typeof variants === "object") {
+      variants = Object.keys(variants).map(function (k) { return [k, variants[k]]; });
+    }
+    variants.forEach(function (v) {
+      var value = Array.isArray(v) ? v[0] : (v && typeof v === "object") ? (v.value || v.code || v.name) : v;
+      var label = Array.isArray(v) ? v[1] : (v && typeof v === "object") ? (v.label || v.name) : null;
+      var opt = el("option", "", I18N["variant_" + value] || label || value);
+      opt.value = value;
+      select.appendChild(opt);
+    });
+    var fields = document.getElementById("seat-fields");
+    var tpl = document.getElementById("seat-template");
+    var seatLabel = readJSON("lobby-seat-label") || "{n}";
+    for (var i = 1; i < SEATS; i++) {
+      var node = tpl.content.firstElementChild.cloneNode(true);
+      node.querySelector(".seat-label").textContent = seatLabel.replace("{n}", i + 1);
+      var sel = node.querySelector("select");
+      sel.name = "seat_" + i;
+      sel.value = "basic";
+      fields.appendChild(node);
+    }
+    var rated = document.getElementById("id_rated");
+    var hint = document.getElementById("rated-hint");
+    var syncRated = function () {
+      var bots = Array.prototype.some.call(form.querySelectorAll(".seat-select"), function (s) { return s.value; });
+      if (bots) { rated.checked = false; rated.disabled = true; hint.hidden = false; hint.textContent = t("rated_no_bots"); }
+      else { rated.disabled = false; hint.hidden = true; }
+    };
+    form.addEventListener("change", syncRated);
+    syncRated();
+  }
+
+  /* ---------------------------------------------------------------- live list */
+  var rows = document.getElementById("lobby-rows");
+  var conn = document.getElementById("lobby-conn");
+
+  function render(tables) {
+    while (rows.firstChild) rows.removeChild(rows.firstChild);
+    if (!tables.length) {
+      var tr = el("tr");
+      var td = el("td", "lobby-empty", t("no_tables"));
+      td.colSpan = 6;
+      tr.appendChild(td);
+      rows.appendChild(tr);
+      return;
+    }
+    tables.forEach(function (tb) {
+      var tr = el("tr");
+      tr.setAttribute("data-table", tb.id);
+      tr.appendChild(el("td", "", String(tb.id)));
+      var seats = el("td");
+      var list = el("div", "seat-list");
+      var open = 0;
+      (tb.seats || []).forEach(function (s) {
+        var chip;
+        if (!s.name) { open++; chip = el("span", "seat-chip open", t("open_seat")); }
+        else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""), s.name);
+        list.appendChild(chip);
+      });
+      seats.appendChild(list);
+      tr.appendChild(seats);
+      var vt = el("td");
+      vt.appendChild(document.createTextNode(variantLabel(tb.variant) + " "));
+      vt.appendChild(el("span", "tag" + (tb.rated ? " rated" : ""), tb.rated ? t("rated") : t("unrated")));
+      tr.appendChild(vt);
+      var tc = tb.time_control || {};
+      tr.appendChild(el("td", "hide-narrow", t("clock", { min: Math.round((tc.bank_seconds || 0) / 60 * 10) / 10, inc: tc.increment_seconds || 0 })));
+      var st = el("td");
+      st.appendChild(el("span", "tag status-" + tb.status, t("status_" + tb.status)));
+      tr.appendChild(st);
+      var act = el("td");
+      var url = tableUrl(tb.id);
+      if (tb.status === "waiting" && open > 0) {
+        var j = el("a", "btn small primary", t("join"));
+        j.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "sit=1";
+        j.setAttribute("data-action", "join");
+        act.appendChild(j);
+        act.appendChild(document.createTextNode(" "));
+      }
+      var w = el("a", "btn small", t("watch"));
+      w.href = url;
+      w.setAttribute("data-action", "watch");
+      act.appendChild(w);
+      tr.appendChild(act);
+      rows.appendChild(tr);
+    });
+  }
+
+  var retry = 0;
+  function connect() {
+    var u = app.dataset.wsUrl || ("/ws/lobby/" + game + "/");
+    if (!/^wss?:/.test(u)) u = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + u;
+    var ws = new WebSocket(u);
+    ws.onopen = function () { retry = 0; conn.textContent = ""; conn.className = "conn"; };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "tables") render(msg.tables || []);
+    };
+    ws.onclose = function () {
+      conn.textContent = t("conn_lost");
+      conn.className = "conn conn-lost";
+      setTimeout(connect, Math.min(15000, 500 * Math.pow(2, retry++)));
+    };
+  }
+  connect();
+})();

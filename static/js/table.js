@@ -1,0 +1,870 @@
+/* The live table client. It is driven only by server messages (docs/PROTOCOL.md): every
+ * snapshot/update replaces the state and the whole table is re-rendered from it. The client never
+ * decides what is legal: it shows view.legal and sends the chosen action object with the version
+ * of the last snapshot/update. UI strings come from the translated JSON dictionary #table-i18n. */
+(function () {
+  "use strict";
+
+  var C = window.Cards, el = C.el;
+
+  function readJSON(id) {
+    var node = document.getElementById(id);
+    if (!node) return null;
+    try {
+      var value = JSON.parse(node.textContent);
+      if (typeof value === "string") { try { value = JSON.parse(value); } catch (e) { /* plain */ } }
+      return value;
+    } catch (e) { return null; }
+  }
+
+  var I18N = readJSON("table-i18n") || {};
+  function t(key, params) {
+    var s = I18N[key] !== undefined ? I18N[key] : key;
+    if (params) {
+      s = s.replace(/\{(\w+)\}/g, function (m, k) { return params[k] !== undefined ? params[k] : m; });
+    }
+    return s;
+  }
+
+  var app = document.getElementById("table-app");
+  if (!app) return;
+  var boot = readJSON("table-boot") || {};
+  var data = app.dataset;
+
+  function first() {
+    for (var i = 0; i < arguments.length; i++) {
+      var v = arguments[i];
+      if (v !== undefined && v !== null && v !== "" && v !== "None") return v;
+    }
+    return null;
+  }
+
+  var tableId = first(data.tableId, boot.table_id, boot.id,
+                      (location.pathname.match(/(\d+)\/?$/) || [])[1]);
+  var invite = first(data.invite, boot.invite, boot.invite_token,
+                     new URLSearchParams(location.search).get("invite"));
+  var lobbyUrl = first(data.lobbyUrl, boot.lobby_url, "/");
+
+  var S = {
+    version: null, table: null, view: null, you: null, chat: [],
+    busy: false, busyTimer: null, selected: [], marriageFor: null,
+    overlay: null, overlayDismissed: {}, ws: null, retry: 0, conn: "connecting",
+    clockAt: Date.now(), skew: 0, gotSnapshot: false
+  };
+  window.tableClient = { state: S, t: t };
+
+  var $ = function (sel) { return app.querySelector(sel); };
+
+  /* ---------------------------------------------------------------- socket */
+  function wsUrl() {
+    var u = first(data.wsUrl, boot.ws_url, boot.ws_path, "/ws/table/" + tableId + "/");
+    if (!/^wss?:/.test(u)) u = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + u;
+    if (invite && u.indexOf("invite=") < 0) {
+      u += (u.indexOf("?") < 0 ? "?" : "&") + "invite=" + encodeURIComponent(invite);
+    }
+    return u;
+  }
+
+  function connect() {
+    setConn("connecting");
+    var ws;
+    try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleReconnect(); return; }
+    S.ws = ws;
+    S.gotSnapshot = false;
+    ws.onopen = function () {
+      S.retry = 0;
+      setConn("online");
+      // The server sends a snapshot on connect; ask for one if it does not come.
+      setTimeout(function () { if (S.ws === ws && !S.gotSnapshot) send({ type: "sync" }); }, 1500);
+    };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      handle(msg);
+    };
+    ws.onclose = function (ev) {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      clearBusy();
+      if (ev.code === 4403 || ev.code === 4404 || ev.code === 4401) {
+        setConn("forbidden");
+        render();
+        return;
+      }
+      scheduleReconnect();
+      render();
+    };
+  }
+
+  function scheduleReconnect() {
+    setConn("lost");
+    var delay = Math.min(15000, 500 * Math.pow(2, S.retry++)) * (0.8 + Math.random() * 0.4);
+    setTimeout(connect, delay);
+  }
+
+  function send(obj) {
+    if (!S.ws || S.ws.readyState !== 1) { toast(t("not_connected")); return false; }
+    S.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  function act(action) {
+    if (S.busy) return;
+    if (send({ type: "action", version: S.version, action: action })) {
+      S.busy = true;
+      S.busyTimer = setTimeout(function () { clearBusy(); render(); }, 6000);
+      S.marriageFor = null;
+      render();
+    }
+  }
+
+  function clearBusy() {
+    S.busy = false;
+    if (S.busyTimer) { clearTimeout(S.busyTimer); S.busyTimer = null; }
+  }
+
+  function setConn(state) {
+    S.conn = state;
+    var node = $("#conn-status");
+    if (!node) return;
+    node.className = "conn conn-" + state;
+    node.textContent = t("conn_" + state);
+  }
+
+  /* ---------------------------------------------------------------- messages */
+  function handle(msg) {
+    switch (msg.type) {
+      case "snapshot":
+        S.gotSnapshot = true;
+        accept(msg);
+        S.chat = msg.chat || [];
+        if (msg.invite) S.invite = msg.invite;
+        autoSit();
+        renderChat();
+        break;
+      case "update":
+        if (S.version !== null && typeof msg.version === "number" && msg.version < S.version) return;
+        accept(msg);
+        onEvent(msg.event);
+        break;
+      case "chat":
+        if (msg.message) { S.chat.push(msg.message); appendChat(msg.message); }
+        return;
+      case "error":
+        clearBusy();
+        if (msg.code !== "stale") toast(msg.reason || msg.code, "error");
+        render();
+        return;
+      default:
+        return;
+    }
+    render();
+  }
+
+  function accept(msg) {
+    var oldDeal = S.view ? S.view.deal_number : null;
+    S.version = msg.version;
+    if (msg.table) S.table = msg.table;
+    S.view = msg.view || null;
+    if (msg.you !== undefined) S.you = msg.you;
+    S.clockAt = Date.now();
+    var serverNow = first(msg.now, msg.server_time, S.table && S.table.clocks && S.table.clocks.now);
+    if (typeof serverNow === "number") S.skew = serverNow - Date.now();
+    clearBusy();
+    var newDeal = S.view ? S.view.deal_number : null;
+    if (newDeal !== oldDeal) { S.selected = []; S.marriageFor = null; }
+    // keep only selected cards still in hand
+    var hand = (S.view && S.view.hand) || [];
+    S.selected = S.selected.filter(function (c) { return hand.indexOf(c) >= 0; });
+  }
+
+  /* "Join" in the lobby links here with ?sit=1: take the first open seat once. */
+  var wantSit = new URLSearchParams(location.search).has("sit");
+  function autoSit() {
+    if (!wantSit || mySeat() !== null || !S.table || S.table.status !== "waiting") return;
+    var open = (S.table.seats || []).filter(function (x) { return !x.name; })[0];
+    if (open) { wantSit = false; send({ type: "sit", seat: open.seat }); }
+  }
+
+  function onEvent(ev) {
+    if (!ev) return;
+    if (ev.kind === "deal_end" && ev.result) {
+      showOverlay("deal", ev.result, S.view ? S.view.deal_number : null);
+    } else if (ev.kind === "match_end") {
+      showOverlay("match", ev.result || null, "match");
+    }
+  }
+
+  /* ---------------------------------------------------------------- helpers */
+  function nSeats() {
+    if (S.table && S.table.seats && S.table.seats.length) return S.table.seats.length;
+    if (S.view && S.view.players) return S.view.players.length;
+    return data.game === "sixtysix" ? 2 : 4;
+  }
+  function game() { return (S.table && S.table.game) || (S.view && S.view.game) || data.game || boot.game; }
+  function mySeat() { return typeof S.you === "number" ? S.you : null; }
+  function position(seat) {
+    var n = nSeats(), me = mySeat() === null ? 0 : mySeat();
+    var rel = (seat - me + n) % n;
+    if (n === 2) return rel === 0 ? "bottom" : "top";
+    return ["bottom", "left", "top", "right"][rel];
+  }
+  function seatName(seat) {
+    var info = S.table && S.table.seats && S.table.seats[seat];
+    if (info && info.name) return info.name;
+    if (S.view && S.view.players && S.view.players[seat]) return S.view.players[seat];
+    return t("seat_n", { n: seat + 1 });
+  }
+  function toAct() {
+    if (S.view && S.view.to_act && !S.view.over) return S.view.to_act;
+    if (S.table && S.table.clocks && S.table.clocks.to_act) return S.table.clocks.to_act;
+    return [];
+  }
+  function legal() { return (S.view && S.view.legal) || []; }
+  function legalPlays() {
+    var map = {};
+    legal().forEach(function (a) {
+      if (a.type === "play") (map[a.card] = map[a.card] || []).push(a);
+    });
+    return map;
+  }
+  function teamOf(seat) { return seat % 2; }
+  function fmtClock(ms) {
+    if (ms === null || ms === undefined) return "";
+    ms = Math.max(0, ms);
+    var s = Math.ceil(ms / 1000), m = Math.floor(s / 60);
+    s = s % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function clockMs(seat) {
+    var cl = S.table && S.table.clocks;
+    if (!cl) return null;
+    var tc = S.table.time_control;
+    if (tc && !tc.bank_seconds && !tc.increment_seconds) return null;
+    var running = cl.running ? cl.running.indexOf(seat) >= 0 : (cl.to_act || []).indexOf(seat) >= 0;
+    var deadline = cl.deadlines ? cl.deadlines[seat] : running ? cl.deadline : null;
+    if (running && deadline) return deadline - (Date.now() + S.skew);
+    var acting = running;
+    if (cl.banks_ms && cl.banks_ms[seat] !== undefined && cl.banks_ms[seat] !== null) {
+      if (acting && S.table.status === "playing") return cl.banks_ms[seat] - (Date.now() - S.clockAt);
+      return cl.banks_ms[seat];
+    }
+    return null;
+  }
+  function button(label, onClick, cls, attrs) {
+    var b = el("button", "btn" + (cls ? " " + cls : ""), label);
+    b.type = "button";
+    if (S.busy) b.disabled = true;
+    b.addEventListener("click", onClick);
+    if (attrs) Object.keys(attrs).forEach(function (k) { b.setAttribute(k, attrs[k]); });
+    return b;
+  }
+  function clear(node) { while (node && node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  /* ---------------------------------------------------------------- render */
+  function render() {
+    app.classList.toggle("busy", S.busy);
+    app.setAttribute("data-phase", (S.view && S.view.phase) || "");
+    app.setAttribute("data-status", (S.table && S.table.status) || "");
+    app.setAttribute("data-version", S.version === null ? "" : S.version);
+    renderHeader();
+    renderSeats();
+    renderCenter();
+    renderPrompt();
+    renderHand();
+    renderMine();
+    renderScores();
+    renderLastTrick();
+    maybeOverlay();
+    renderOverlay();
+    setConn(S.conn);
+  }
+
+  function renderHeader() {
+    var tb = S.table;
+    var node = $("#table-status");
+    if (!node) return;
+    var parts = [];
+    if (tb) {
+      parts.push(t("status_" + tb.status));
+      if (tb.match && typeof tb.match.deal_number === "number" && tb.status !== "waiting") {
+        parts.push(t("deal_n", { n: tb.match.deal_number + (tb.status === "playing" ? 1 : 0) }));
+      }
+    }
+    node.textContent = parts.join(" \u00b7 ");
+    var inv = $("#invite-box");
+    if (inv) {
+      var token = S.invite || invite;
+      if (tb && tb.private && token && tb.status === "waiting") {
+        inv.hidden = false;
+        var input = inv.querySelector("input");
+        var link = location.origin + location.pathname + "?invite=" + encodeURIComponent(token);
+        if (input.value !== link) input.value = link;
+      } else inv.hidden = true;
+    }
+    var role = $("#my-role");
+    if (role) role.textContent = mySeat() === null ? t("spectating") : t("you_sit", { n: mySeat() + 1 });
+  }
+
+  function renderSeats() {
+    var felt = $("#felt");
+    var n = nSeats();
+    app.classList.toggle("two-seats", n === 2);
+    var acting = toAct();
+    var v = S.view, tb = S.table, g = game();
+    var waiting = tb && tb.status === "waiting";
+    for (var seat = 0; seat < 4; seat++) {
+      var box = felt.querySelector('.seat-box[data-slot="' + seat + '"]');
+      if (!box) continue;
+      if (seat >= n) { box.hidden = true; continue; }
+      box.hidden = false;
+      var pos = position(seat);
+      box.className = "seat-box pos-" + pos + (acting.indexOf(seat) >= 0 ? " acting" : "") +
+        (seat === mySeat() ? " mine" : "");
+      box.setAttribute("data-seat", seat);
+      clear(box);
+      var info = tb && tb.seats ? tb.seats[seat] : null;
+      var head = el("div", "seat-head");
+      var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
+      head.appendChild(name);
+      if (info && info.is_bot) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
+      if (info && info.name && !info.is_bot && info.connected === false) head.appendChild(el("span", "badge away", t("away")));
+      if (v && v.dealer === seat) head.appendChild(el("span", "badge dealer", t("dealer_short")));
+      box.appendChild(head);
+
+      var line = el("div", "seat-line");
+      var ms = clockMs(seat);
+      if (ms !== null && tb && tb.status !== "waiting") {
+        var clock = el("span", "clock" + (ms < 15000 && acting.indexOf(seat) >= 0 ? " low" : ""), fmtClock(ms));
+        clock.setAttribute("data-clock-seat", seat);
+        line.appendChild(clock);
+      }
+      if (v) {
+        line.appendChild(el("span", "stat", t("tricks_n", { n: (v.tricks_won || [])[seat] || 0 })));
+        if (g === "hearts" && v.points_taken) line.appendChild(el("span", "stat", t("points_n", { n: v.points_taken[seat] })));
+        if (g === "spades" && v.bids) {
+          var bid = v.bids[seat];
+          var txt = v.blind_nil && v.blind_nil[seat] ? t("blind_nil") :
+            bid === null || bid === undefined ? t("bid_none") : bid === 0 ? t("nil") : String(bid);
+          line.appendChild(el("span", "stat bid", t("bid_is", { bid: txt })));
+        }
+      }
+      box.appendChild(line);
+
+      if (v && seat !== mySeat() && v.hand_sizes) {
+        var backs = el("div", "mini-backs");
+        var k = v.hand_sizes[seat] || 0;
+        for (var i = 0; i < Math.min(k, 13); i++) backs.appendChild(el("span", "mini-back"));
+        backs.setAttribute("title", String(k));
+        box.appendChild(backs);
+      }
+      if (waiting && info && !info.name && mySeat() === null) {
+        (function (s) {
+          box.appendChild(button(t("sit"), function () { send({ type: "sit", seat: s }); }, "small", { "data-action": "sit" }));
+        })(seat);
+      }
+      if (waiting && seat === mySeat()) {
+        box.appendChild(button(t("leave"), function () { send({ type: "leave" }); }, "small subtle", { "data-action": "leave" }));
+      }
+      if (g === "hearts" && v && v.phase === "pass" && (v.waiting_for_pass || []).indexOf(seat) < 0) {
+        box.appendChild(el("div", "seat-note", t("has_passed")));
+      }
+    }
+  }
+
+  function renderCenter() {
+    var area = clear($("#trick-area"));
+    var v = S.view;
+    if (!v) {
+      area.appendChild(el("div", "center-note", S.table && S.table.status === "waiting" ? t("waiting_players") : ""));
+      return;
+    }
+    var trick = v.trick || [];
+    var shown = trick, previous = false;
+    if (!trick.length && v.last_trick && v.last_trick.cards && v.phase !== "pass" && v.phase !== "bid" && v.phase !== "blind_nil") {
+      shown = v.last_trick.cards;
+      previous = true;
+    }
+    shown.forEach(function (p) {
+      var slot = el("div", "trick-slot pos-" + position(p.seat) + (previous ? " previous" : ""));
+      var card = C.face(p.card);
+      if (previous && v.last_trick.winner === p.seat) card.classList.add("winner");
+      slot.appendChild(card);
+      area.appendChild(slot);
+    });
+    if (game() === "sixtysix") renderTalon(area, v);
+  }
+
+  function renderTalon(area, v) {
+    var talon = el("div", "talon");
+    var stock = el("div", "stock");
+    var size = v.stock_size || 0;
+    if (v.trump_card && !v.closed) {
+      var tc = C.face(v.trump_card);
+      tc.classList.add("trump-card");
+      stock.appendChild(tc);
+    } else if (v.closed && (size > 0 || v.trump_card)) {
+      stock.appendChild(C.back("trump-card closed"));
+    }
+    if (size > (v.trump_card ? 1 : 0) || (v.closed && size > 0)) stock.appendChild(C.back("stock-pile"));
+    talon.appendChild(stock);
+    var suit = v.trump_suit;
+    var lbl = el("div", "talon-label");
+    if (suit) {
+      var sym = el("span", "trump-suit " + (suit === "H" || suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[suit]);
+      lbl.appendChild(document.createTextNode(t("trump") + " "));
+      lbl.appendChild(sym);
+    }
+    talon.appendChild(lbl);
+    talon.appendChild(el("div", "talon-label stock-size", t("stock_n", { n: size })));
+    if (v.closed) {
+      var by = v.closed_by;
+      talon.appendChild(el("div", "talon-label closed-note",
+        by === null || by === undefined ? t("closed") : t("closed_by", { name: seatName(by) })));
+    }
+    area.appendChild(talon);
+  }
+
+  function renderPrompt() {
+    var box = clear($("#prompt"));
+    var text = el("div", "prompt-text");
+    var actions = el("div", "prompt-actions");
+    box.appendChild(text);
+    box.appendChild(actions);
+    var v = S.view, tb = S.table, me = mySeat();
+    if (S.conn === "forbidden") { text.textContent = t("forbidden"); return; }
+    if (!tb) { text.textContent = t("conn_connecting"); return; }
+    if (tb.status === "waiting" || !v) {
+      text.textContent = t("waiting_players");
+      var full = tb.seats && tb.seats.every(function (s) { return !!s.name; });
+      if (me !== null && full && isOwner()) {
+        actions.appendChild(button(t("start"), function () { send({ type: "start" }); }, "primary", { "data-action": "start" }));
+      }
+      return;
+    }
+    if (v.over || tb.status === "finished") {
+      text.textContent = tb.status === "finished" || (tb.match && tb.match.over) ? t("match_over") : t("deal_over");
+      return;
+    }
+    var acting = toAct();
+    var mine = me !== null && acting.indexOf(me) >= 0 && legal().length > 0;
+    var others = acting.filter(function (s) { return s !== me; }).map(seatName);
+    var g = game();
+
+    if (g === "hearts" && v.phase === "pass") return promptPass(text, actions, v, mine, others);
+    if (mine) {
+      text.textContent = t("your_turn");
+      text.classList.add("mine");
+    } else if (others.length) {
+      text.textContent = t("waiting_for", { names: others.join(", ") });
+    }
+    if (!mine) return;
+
+    var extra = legal().filter(function (a) { return a.type !== "play"; });
+    if (g === "spades") return promptSpades(text, actions, v, extra);
+    if (g === "hearts") {
+      if (v.phase === "moon") {
+        text.textContent = t("moon_prompt");
+        extra.forEach(function (a) {
+          actions.appendChild(button(t("moon_" + a.choice), function () { act(a); }, "primary", { "data-action": "moon-" + a.choice }));
+        });
+      } else {
+        text.textContent = t("your_turn_play");
+      }
+      return;
+    }
+    if (g === "sixtysix") return promptSixtySix(text, actions, v, extra);
+  }
+
+  function promptPass(text, actions, v, mine, others) {
+    var dir = v.pass_direction;
+    if (mine) {
+      text.textContent = t("pass_" + dir) + " \u00b7 " + t("selected_n", { n: S.selected.length });
+      text.classList.add("mine");
+      var b = button(t("confirm_pass"), function () {
+        if (S.selected.length === 3) act({ type: "pass", cards: S.selected.slice() });
+      }, "primary", { "data-action": "pass" });
+      if (S.selected.length !== 3) b.disabled = true;
+      actions.appendChild(b);
+    } else if (mySeat() !== null && (v.passed || []).length) {
+      text.textContent = t("passed_wait");
+    } else {
+      text.textContent = t("pass_" + dir) + (others.length ? " \u00b7 " + t("waiting_for", { names: others.join(", ") }) : "");
+    }
+  }
+
+  function promptSpades(text, actions, v, extra) {
+    if (v.phase === "blind_nil") {
+      text.textContent = t("blind_prompt");
+      extra.forEach(function (a) {
+        actions.appendChild(button(a.accept ? t("blind_accept") : t("blind_decline"), function () { act(a); },
+          a.accept ? "danger" : "primary", { "data-action": a.accept ? "blind-accept" : "blind-decline" }));
+      });
+      return;
+    }
+    if (v.phase === "bid") {
+      text.textContent = t("bid_prompt");
+      var row = el("div", "bid-row");
+      extra.filter(function (a) { return a.type === "bid"; })
+        .sort(function (a, b) { return a.tricks - b.tricks; })
+        .forEach(function (a) {
+          row.appendChild(button(a.tricks === 0 ? t("nil") : String(a.tricks), function () { act(a); },
+            "bid" + (a.tricks === 0 ? " nil" : ""), { "data-bid": a.tricks }));
+        });
+      actions.appendChild(row);
+      return;
+    }
+    text.textContent = t("your_turn_play");
+  }
+
+  function marriagePoints(card, v) {
+    return C.suitOf(card) === v.trump_suit ? 40 : 20;
+  }
+
+  function promptSixtySix(text, actions, v, extra) {
+    text.textContent = legal().some(function (a) { return a.type === "play"; }) && !(v.trick || []).length ?
+      t("your_lead") : t("your_turn_play");
+    extra.forEach(function (a) {
+      var key = a.type; // exchange | close | declare
+      actions.appendChild(button(t("act_" + key), function () { act(a); },
+        key === "declare" ? "primary" : "", { "data-action": key }));
+    });
+    if (S.marriageFor) {
+      var card = S.marriageFor, opts = legalPlays()[card] || [];
+      var pts = marriagePoints(card, v);
+      text.textContent = t("marriage_prompt", { points: pts });
+      var bar = el("div", "marriage-choice");
+      opts.forEach(function (a) {
+        var label = a.declare ? t("marriage_declare", { points: pts }) : a.marriage ? t("marriage_announce", { points: pts }) : t("play_plain");
+        bar.appendChild(button(label, function () { act(a); }, a.marriage ? "primary" : "",
+          { "data-action": a.declare ? "marriage-declare" : a.marriage ? "marriage" : "play-plain" }));
+      });
+      bar.appendChild(button(t("cancel"), function () { S.marriageFor = null; render(); }, "subtle", { "data-action": "cancel" }));
+      actions.appendChild(bar);
+    }
+  }
+
+  function isOwner() {
+    var tb = S.table;
+    if (boot.is_owner !== undefined) return !!boot.is_owner;
+    if (data.isOwner) return data.isOwner === "true" || data.isOwner === "True";
+    var me = first(boot.username, boot.user, data.username);
+    if (tb && tb.owner !== undefined && tb.owner !== null && me !== null) return String(tb.owner) === String(me);
+    return true;
+  }
+
+  function renderHand() {
+    var wrap = clear($("#hand"));
+    var v = S.view, me = mySeat();
+    if (!v || me === null) {
+      wrap.classList.add("empty");
+      if (v && me === null) wrap.appendChild(el("div", "hand-note", t("spectating")));
+      return;
+    }
+    wrap.classList.remove("empty");
+    var g = game();
+    var hand = v.hand || [];
+    if (!hand.length && g === "spades" && v.phase === "blind_nil" && (v.hand_sizes || [])[me]) {
+      for (var i = 0; i < v.hand_sizes[me]; i++) wrap.appendChild(C.back("hidden-hand"));
+      wrap.appendChild(el("div", "hand-note", t("hand_hidden")));
+      return;
+    }
+    var plays = legalPlays();
+    var passing = g === "hearts" && v.phase === "pass" && legal().some(function (a) { return a.type === "pass"; });
+    var received = v.received || [];
+    var choosing = passing || Object.keys(plays).length > 0;   // dim only what may not be played now
+    wrap.classList.toggle("crowded", hand.length > 8);
+    C.sortHand(hand, g).forEach(function (code) {
+      var card = C.face(code, "button");
+      card.classList.add("in-hand");
+      var playable = !!plays[code] || passing;
+      card.classList.add(playable ? "legal" : choosing ? "illegal" : "idle");
+      if (S.selected.indexOf(code) >= 0) card.classList.add("selected");
+      if (received.indexOf(code) >= 0) card.classList.add("received");
+      if (S.marriageFor === code) card.classList.add("selected");
+      card.disabled = !playable;
+      card.addEventListener("click", function () { onCard(code, plays[code], passing); });
+      wrap.appendChild(card);
+    });
+  }
+
+  function onCard(code, actions, passing) {
+    if (S.busy) return;
+    if (passing) {
+      var i = S.selected.indexOf(code);
+      if (i >= 0) S.selected.splice(i, 1);
+      else if (S.selected.length < 3) S.selected.push(code);
+      render();
+      return;
+    }
+    if (!actions || !actions.length) return;
+    if (actions.length === 1) { act(actions[0]); return; }
+    S.marriageFor = S.marriageFor === code ? null : code;   // several ways to lead it: ask
+    render();
+  }
+
+  function renderMine() {
+    var box = clear($("#mine"));
+    var v = S.view, g = game();
+    if (!v) return;
+    if (g === "sixtysix" && mySeat() !== null) {
+      box.appendChild(el("div", "mine-line", t("my_points", { n: v.my_points || 0 })));
+      if (v.pending_marriage_points) {
+        box.appendChild(el("div", "mine-line", t("pending_marriage", { n: v.pending_marriage_points })));
+      }
+      var cap = v.my_captured || [];
+      if (cap.length) {
+        var row = el("div", "captured");
+        row.appendChild(el("span", "mine-label", t("captured")));
+        C.sortHand(cap, g).forEach(function (c) { row.appendChild(C.face(c, "div")); });
+        box.appendChild(row);
+      }
+    }
+    if (g === "sixtysix" && v.marriages && v.marriages.length) {
+      var m = el("div", "mine-line");
+      m.textContent = t("marriages") + ": " + v.marriages.map(function (x) {
+        if (typeof x === "string") return x;
+        var s = x.suit || (x.card ? C.suitOf(x.card) : "");
+        return seatName(x.seat) + " " + (C.SUIT_SYMBOL[s] || "") + (x.points ? " " + x.points : "");
+      }).join(", ");
+      box.appendChild(m);
+    }
+    if (g === "spades" && v.team_tricks) {
+      [0, 1].forEach(function (team) {
+        var c = v.contracts ? v.contracts[team] : null;
+        box.appendChild(el("div", "mine-line team-line",
+          t("team_line", { team: teamName(team), tricks: v.team_tricks[team],
+                           contract: c === null || c === undefined ? "\u2013" : c,
+                           bags: (v.bags_before || [0, 0])[team] })));
+      });
+    }
+    if (g === "hearts") {
+      var flags = [];
+      if (v.hearts_broken) flags.push(t("hearts_broken"));
+      if (v.pass_direction && v.phase === "play") flags.push(t("pass_was_" + v.pass_direction));
+      if (flags.length) box.appendChild(el("div", "mine-line", flags.join(" \u00b7 ")));
+    }
+    if (g === "spades" && v.spades_broken) box.appendChild(el("div", "mine-line", t("spades_broken")));
+  }
+
+  function teamName(team) {
+    return seatName(team) + " & " + seatName(team + 2);
+  }
+
+  function scoreColumns() {
+    var g = game();
+    if (g === "spades") return [0, 1].map(teamName);
+    var cols = [];
+    for (var s = 0; s < nSeats(); s++) cols.push(seatName(s));
+    return cols;
+  }
+
+  function resultRow(res) {
+    var g = game();
+    if (!res) return [];
+    if (g === "sixtysix") return res.game_points || [];
+    if (g === "hearts") return res.points || [];
+    if (g === "spades") return res.team_points || [];
+    return [];
+  }
+
+  function renderScores() {
+    var box = clear($("#scores"));
+    var tb = S.table;
+    var v = S.view;
+    var cols = scoreColumns();
+    var table = el("table", "score-table");
+    var thead = el("tr");
+    thead.appendChild(el("th", "", "#"));
+    cols.forEach(function (c) { thead.appendChild(el("th", "", c)); });
+    table.appendChild(thead);
+    var results = (tb && tb.match && tb.match.results) || [];
+    results.forEach(function (r, i) {
+      var tr = el("tr");
+      tr.appendChild(el("td", "", String(i + 1)));
+      var row = resultRow(r);
+      cols.forEach(function (_, k) { tr.appendChild(el("td", "", row[k] === undefined ? "" : String(row[k]))); });
+      table.appendChild(tr);
+    });
+    var scores = (tb && tb.match && tb.match.scores) || (v && v.scores_before) || null;
+    if (scores) {
+      var tot = el("tr", "total");
+      tot.appendChild(el("td", "", "\u03a3"));
+      cols.forEach(function (_, k) { tot.appendChild(el("td", "", String(scores[k] === undefined ? "" : scores[k]))); });
+      table.appendChild(tot);
+    }
+    box.appendChild(table);
+    var goal = { sixtysix: (tb && tb.variant === "santase") ? 11 : 7, hearts: 100, spades: 500 }[game()];
+    if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
+    if (game() === "spades" && v && v.bags_before) {
+      box.appendChild(el("div", "score-goal", t("bags_line", { a: v.bags_before[0], b: v.bags_before[1] })));
+    }
+  }
+
+  function renderLastTrick() {
+    var box = clear($("#last-trick"));
+    var v = S.view;
+    if (!v || !v.last_trick || !v.last_trick.cards) { box.appendChild(el("div", "muted", "\u2013")); return; }
+    var row = el("div", "last-cards");
+    v.last_trick.cards.forEach(function (p) {
+      var cell = el("div", "last-cell");
+      var card = C.face(p.card);
+      if (p.seat === v.last_trick.winner) card.classList.add("winner");
+      cell.appendChild(card);
+      cell.appendChild(el("div", "last-name", seatName(p.seat)));
+      row.appendChild(cell);
+    });
+    box.appendChild(row);
+  }
+
+  /* ---------------------------------------------------------------- result overlay */
+  function maybeOverlay() {
+    var v = S.view, tb = S.table;
+    if (tb && (tb.status === "finished" || (tb.match && tb.match.over))) {
+      showOverlay("match", v && v.result, "match");
+    } else if (v && v.over && v.result) {
+      showOverlay("deal", v.result, v.deal_number);
+    }
+  }
+
+  function showOverlay(kind, result, key) {
+    if (S.overlayDismissed[key]) return;
+    if (S.overlay && S.overlay.key === key && S.overlay.kind === kind) {
+      if (result) S.overlay.result = result;
+      return;
+    }
+    if (S.overlay && S.overlay.kind === "match" && kind === "deal") return;
+    S.overlay = { kind: kind, result: result, key: key };
+    if (kind === "deal") {
+      setTimeout(function () {
+        if (S.overlay && S.overlay.key === key && S.overlay.kind === "deal" &&
+            S.view && !S.view.over && S.view.deal_number !== key) {
+          S.overlayDismissed[key] = true; S.overlay = null; render();
+        }
+      }, 8000);
+    }
+  }
+
+  function renderOverlay() {
+    var box = $("#result-overlay");
+    if (!S.overlay) { box.hidden = true; clear(box); return; }
+    box.hidden = false;
+    clear(box);
+    var o = S.overlay, tb = S.table, g = game();
+    var panel = el("div", "result-panel");
+    panel.setAttribute("data-kind", o.kind);
+    panel.appendChild(el("h2", "", o.kind === "match" ? t("match_over") : t("deal_over")));
+    var res = o.result;
+    if (!res && o.kind === "match" && tb && tb.match && tb.match.results && tb.match.results.length) {
+      res = tb.match.results[tb.match.results.length - 1];
+    }
+    var cols = scoreColumns();
+    if (res) {
+      var table = el("table", "score-table result-table");
+      var hr = el("tr");
+      hr.appendChild(el("th", ""));
+      cols.forEach(function (c) { hr.appendChild(el("th", "", c)); });
+      table.appendChild(hr);
+      var rows = [];
+      if (g === "sixtysix") {
+        rows.push([t("card_points"), res.points]);
+        rows.push([t("game_points"), res.game_points]);
+      } else if (g === "hearts") {
+        rows.push([t("points"), res.points]);
+      } else if (g === "spades") {
+        var tt = res.tricks ? [res.tricks[0] + res.tricks[2], res.tricks[1] + res.tricks[3]] : null;
+        if (tt) rows.push([t("tricks"), tt]);
+        rows.push([t("deal_points"), res.team_points]);
+        rows.push([t("bags"), res.bags_after]);
+      }
+      if (tb && tb.match && tb.match.scores) rows.push([t("match_score"), tb.match.scores]);
+      rows.forEach(function (r) {
+        if (!r[1]) return;
+        var tr = el("tr");
+        tr.appendChild(el("th", "", r[0]));
+        cols.forEach(function (_, k) { tr.appendChild(el("td", "", r[1][k] === undefined ? "" : String(r[1][k]))); });
+        table.appendChild(tr);
+      });
+      panel.appendChild(table);
+      if (g === "sixtysix" && res.ended_by) panel.appendChild(el("p", "result-note", t("ended_" + res.ended_by)));
+      if (g === "hearts" && res.moon !== null && res.moon !== undefined) {
+        panel.appendChild(el("p", "result-note", t("moon_shot", { name: seatName(res.moon) })));
+      }
+    }
+    if (o.kind === "match" && tb && tb.match) {
+      var winners = tb.match.winners || [];
+      var names = winners.map(seatName);
+      var wtext = winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
+      panel.appendChild(el("p", "result-winner", wtext));
+      var link = el("a", "btn primary", t("back_to_lobby"));
+      link.href = lobbyUrl;
+      panel.appendChild(link);
+    } else {
+      var note = el("p", "result-note muted", t("next_deal_soon"));
+      note.setAttribute("data-next-deal", "1");
+      panel.appendChild(note);
+    }
+    panel.appendChild(button(t("close"), function () {
+      S.overlayDismissed[o.key] = true; S.overlay = null; render();
+    }, "subtle", { "data-action": "close-result" }));
+    box.appendChild(panel);
+  }
+
+  /* ---------------------------------------------------------------- chat, toasts */
+  function chatLine(m) {
+    var line = el("div", "chat-line");
+    line.appendChild(el("span", "chat-from", (m.from || "?") + ": "));
+    line.appendChild(el("span", "chat-text", m.text || ""));
+    return line;
+  }
+  function renderChat() {
+    var log = clear($("#chat-log"));
+    S.chat.forEach(function (m) { log.appendChild(chatLine(m)); });
+    log.scrollTop = log.scrollHeight;
+  }
+  function appendChat(m) {
+    var log = $("#chat-log");
+    log.appendChild(chatLine(m));
+    while (log.childNodes.length > 200) log.removeChild(log.firstChild);
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function toast(text, kind) {
+    var box = document.getElementById("toasts") || $("#toasts");
+    if (!box) return;
+    var node = el("div", "toast" + (kind ? " " + kind : ""), text);
+    node.setAttribute("role", "alert");
+    box.appendChild(node);
+    setTimeout(function () { if (node.parentNode) node.parentNode.removeChild(node); }, 5000);
+  }
+
+  var form = $("#chat-form");
+  if (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var input = form.querySelector("input");
+      var text = (input.value || "").trim();
+      if (!text) return;
+      if (send({ type: "chat", text: text.slice(0, 500) })) input.value = "";
+    });
+  }
+
+  /* local clock tick: only the clock texts change between messages */
+  setInterval(function () {
+    var nd = app.querySelector("[data-next-deal]"), at = S.table && S.table.next_deal_at;
+    if (nd && at) {
+      var left = Math.max(0, Math.ceil((at - Date.now() - S.skew) / 1000));
+      nd.textContent = t("next_deal_in", { n: left });
+    }
+    var nodes = app.querySelectorAll("[data-clock-seat]");
+    for (var i = 0; i < nodes.length; i++) {
+      var seat = +nodes[i].getAttribute("data-clock-seat");
+      var ms = clockMs(seat);
+      nodes[i].textContent = fmtClock(ms);
+      nodes[i].classList.toggle("low", ms !== null && ms < 15000 && toAct().indexOf(seat) >= 0);
+    }
+  }, 250);
+
+  render();
+  connect();
+})();

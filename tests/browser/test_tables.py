@@ -1,0 +1,197 @@
+"""Browser journeys through the real server: register, create tables against bots, play by
+clicking, reload mid-deal, and watch as a spectator without seeing a hidden card."""
+import re
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import TimeoutError as PWTimeout
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "Card-room-test-9"
+
+
+def register(page, server, prefix="p"):
+    name = f"{prefix}{uuid.uuid4().hex[:8]}"
+    page.goto(server.url + "/accounts/register/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(server.url + "/")
+    return name
+
+
+def create_table(page, server, game, bots):
+    """Create a table from the lobby form (seat 0: me, the others: ``bots``) and start it."""
+    page.goto(f"{server.url}/play/{game}/")
+    for i, level in enumerate(bots, start=1):
+        page.select_option(f"select[name=seat_{i}]", level)
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/table/\d+/"))
+    table_id = int(re.search(r"/table/(\d+)/", page.url).group(1))
+    page.locator("[data-action=start]").click()
+    wait_playing(page)
+    return table_id
+
+
+def wait_playing(page):
+    page.wait_for_function(
+        "() => { const s = window.tableClient && window.tableClient.state;"
+        " return s && s.view && s.table && s.table.status !== 'waiting'; }")
+
+
+def click(page, selector):
+    try:
+        page.locator(selector).first.click(timeout=1500)
+        return True
+    except PWTimeout:
+        return False
+
+
+def step(page, game):
+    """Do whatever the table asks of this player now; return what was done (None: nothing)."""
+    if page.locator(".result-panel[data-kind=deal]").count():
+        return "result" if click(page, "[data-action=close-result]") else None
+    if game == "hearts" and page.locator("[data-action=pass]").count():
+        cards = page.locator("#hand button.card.legal")
+        if cards.count() < 3:
+            return None
+        for k in range(3):
+            cards.nth(k).click()
+        return "pass" if click(page, "[data-action=pass]:not([disabled])") else None
+    if page.locator("[data-action=blind-decline]").count():
+        return "blind" if click(page, "[data-action=blind-decline]") else None
+    if page.locator("[data-bid]").count():
+        return "bid" if click(page, "[data-bid='3'], [data-bid]") else None
+    if page.locator("[data-action^=moon-]").count():
+        return "moon" if click(page, "[data-action=moon-self]") else None
+    if page.locator("[data-action=marriage]").count():
+        return "marriage" if click(page, "[data-action=marriage]") else None
+    if page.locator("#hand button.card.legal").count():
+        return "play" if click(page, "#hand button.card.legal") else None
+    return None
+
+
+def play_until(page, game, done_selector, timeout=90, max_steps=None):
+    done, end = [], time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.locator(done_selector).count():
+            return done
+        if max_steps is not None and len(done) >= max_steps:
+            return done
+        what = step(page, game)
+        if what:
+            done.append(what)
+        else:
+            time.sleep(0.05)
+    raise AssertionError(f"{done_selector} did not appear; steps so far: {done}; "
+                         f"page errors: {getattr(page, 'js_errors', [])}")
+
+
+def wait_my_turn(page):
+    page.wait_for_function(
+        "() => { const s = window.tableClient.state; return s.view && s.view.legal.length > 0 && !s.busy; }")
+
+
+def dom_cards(page):
+    return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+
+
+def test_it_plays_a_whole_sixty_six_match_against_a_bot(server, new_page, artifacts):
+    page = new_page()
+    register(page, server)
+    create_table(page, server, "sixtysix", ["random"])
+    played = play_until(page, "sixtysix", ".result-panel[data-kind=deal]", timeout=60)
+    assert "play" in played
+    page.screenshot(path=str(artifacts / "sixtysix-deal-result.png"))
+    wait_my_turn_or_result = play_until(page, "sixtysix", ".result-panel[data-kind=match]", timeout=150)
+    panel = page.locator(".result-panel[data-kind=match]")
+    assert panel.locator(".result-winner").inner_text().strip()
+    scores = page.evaluate("window.tableClient.state.table.match.scores")
+    goal = 7
+    assert max(scores) >= goal
+    page.screenshot(path=str(artifacts / "sixtysix-match-result.png"))
+    assert not page.js_errors, page.js_errors
+
+
+def test_it_plays_a_sixty_six_deal_on_a_phone(server, new_page, artifacts):
+    page = new_page(390, 844)
+    register(page, server)
+    create_table(page, server, "sixtysix", ["random"])
+    wait_my_turn(page)
+    page.screenshot(path=str(artifacts / "sixtysix-phone.png"))
+    hand = page.locator("#hand button.card")
+    box = hand.first.bounding_box()
+    assert box["width"] >= 40 and box["height"] >= 56          # big enough to tap
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    for i in range(hand.count()):                                  # the whole hand is on screen
+        b = hand.nth(i).bounding_box()
+        assert 0 <= b["x"] and b["x"] + b["width"] <= 390
+    play_until(page, "sixtysix", ".result-panel[data-kind]", timeout=60)
+    assert not page.js_errors, page.js_errors
+
+
+def test_it_plays_a_hearts_deal_with_a_pass_and_survives_a_reload(server, new_page, artifacts):
+    page = new_page()
+    register(page, server)
+    table_id = create_table(page, server, "hearts", ["random", "random", "random"])
+    wait_my_turn(page)
+    assert "to the left" in page.locator("#prompt").inner_text()
+    page.screenshot(path=str(artifacts / "hearts-pass.png"))
+    done = play_until(page, "hearts", ".result-panel", timeout=20, max_steps=1)
+    assert done[0] == "pass"
+    wait_my_turn(page)
+    received = page.locator("#hand .card.received")
+    assert received.count() == 3
+    page.screenshot(path=str(artifacts / "hearts-play.png"))
+
+    # reload mid-deal: the same seat, the same hand, and the game goes on
+    before = sorted(page.evaluate("window.tableClient.state.view.hand"))
+    version = page.evaluate("window.tableClient.state.version")
+    page.reload()
+    wait_my_turn(page)
+    assert sorted(page.evaluate("window.tableClient.state.view.hand")) == before
+    assert page.evaluate("window.tableClient.state.version") == version
+    assert sorted(c for c in dom_cards(page) if c in before) == before
+
+    play_until(page, "hearts", ".result-panel", timeout=90)
+    panel = page.locator(".result-panel").first
+    assert panel.locator("table").count() == 1
+    page.screenshot(path=str(artifacts / "hearts-result.png"))
+    assert server.state(table_id)["status"] in ("between_deals", "playing", "finished")
+    assert not page.js_errors, page.js_errors
+
+
+def test_it_plays_a_spades_deal_with_a_bid_and_a_spectator_sees_no_hidden_card(server, new_page, artifacts):
+    page = new_page(390, 844)
+    register(page, server)
+    table_id = create_table(page, server, "spades", ["random", "random", "random"])
+    done = play_until(page, "spades", ".result-panel", timeout=20, max_steps=1)
+    if done != ["bid"]:  # bots may bid first; then it is our bid now
+        done += play_until(page, "spades", ".result-panel", timeout=20, max_steps=1)
+    assert "bid" in done
+    wait_my_turn(page)
+    assert page.locator("#mine .team-line").count() == 2
+    page.screenshot(path=str(artifacts / "spades-phone.png"))
+
+    # a spectator joins while it is our turn (the table cannot move on without us)
+    watcher = new_page()
+    watcher.goto(f"{server.url}/table/{table_id}/")
+    watcher.wait_for_function("() => window.tableClient.state.view !== null")
+    truth = server.state(table_id)
+    me = page.evaluate("window.tableClient.state.you")
+    hidden = {c for s, hand in enumerate(truth["hands"]) for c in hand}
+    seen = dom_cards(watcher)
+    assert not (seen & hidden), f"spectator sees hidden cards {seen & hidden}"
+    assert watcher.locator("#hand button.card").count() == 0
+    others = {c for s, hand in enumerate(truth["hands"]) if s != me for c in hand}
+    assert not (dom_cards(page) & others), "a player sees another seat's cards"
+    assert set(truth["hands"][me]) <= dom_cards(page)
+    watcher.screenshot(path=str(artifacts / "spades-spectator.png"))
+
+    play_until(page, "spades", ".result-panel", timeout=90)
+    page.screenshot(path=str(artifacts / "spades-result-phone.png"))
+    assert not page.js_errors, page.js_errors
+    assert not watcher.js_errors, watcher.js_errors
