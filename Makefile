@@ -1,0 +1,38 @@
+# Embedded mode: `make run`. Tests: `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install migrate demo messages clean
+
+$(BIN)/activate: requirements.txt
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements.txt
+	touch $(BIN)/activate
+
+install: $(BIN)/activate
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo_data
+
+run: demo
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: install
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+
+# Recompile translations (needs gettext; the compiled .mo files are committed).
+messages:
+	$(BIN)/python manage.py makemessages -l pl -l bg --ignore=.venv --ignore=tests
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) db.sqlite3*
