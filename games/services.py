@@ -27,6 +27,7 @@ from games import bots
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
+from . import signals
 from .models import ChatMessage, Deal, Match, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -358,8 +359,9 @@ def _stop_clock(seat: Seat, now: datetime) -> None:
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
                  seats: list[str] | None = None, start: bool = False) -> Table:
-    """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open) or a bot
-    level. By default the owner takes seat 0 and the rest are open."""
+    """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
+    level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
+    owner takes seat 0 and the rest are open."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -373,7 +375,7 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
         raise ServiceError("bad_request", _("That time control is not offered."))
     spec = list(seats) if seats is not None else ["me"] + [""] * (rules.seats - 1)
     if len(spec) != rules.seats or spec.count("me") > 1 or any(
-            s not in ("me", "") and s not in BOT_LEVELS for s in spec):
+            isinstance(s, str) and s not in ("me", "") and s not in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
     if rated and any(s in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Rated tables are for people only."))
@@ -382,7 +384,10 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
                                      increment_seconds=increment_seconds, private=private, owner=owner)
         for i, who in enumerate(spec):
-            user = owner if who == "me" else (bot_user(who) if who else None)
+            if not isinstance(who, str):
+                user = who
+            else:
+                user = owner if who == "me" else (bot_user(who) if who else None)
             Seat.objects.create(table=table, index=i, user=user, bank_ms=bank_seconds * 1000)
         live = _lock(table.pk)
         if start:
@@ -560,6 +565,7 @@ def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
     m.save()
     live.table.status = Status.FINISHED
     live.table.next_deal_at = None
+    signals.match_finished.send(sender=Match, match=m, table=live.table)
     return {"kind": "match_end", "winners": m.winners, "ranks": ranks, "ended_by": ended_by,
             "scores": live.engine.scores}
 

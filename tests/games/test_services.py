@@ -266,3 +266,28 @@ def test_it_persists_chat(make_user, task_queue):
     assert [m["text"] for m in msg["chat"]] == ["hello"]
     with pytest.raises(ServiceError):
         services.chat(t.pk, ala, "x" * 501)
+
+
+def test_it_seats_named_users_and_signals_the_finished_match_once(make_user, task_queue):
+    from games.signals import match_finished
+    ala, ola = make_user("ala"), make_user("ola")
+    finished = []
+
+    def receiver(sender, match, table, **kw):
+        finished.append((match.pk, table.pk, list(match.ranks)))
+    match_finished.connect(receiver)
+    try:
+        t = services.create_table(ala, "sixtysix", "kurnik", seats=[ola, "random"], start=True)
+        assert [s.user for s in Seat.objects.filter(table=t)][0] == ola
+        for _ in range(2000):
+            lv = services.load(t.pk)
+            if lv.table.status == "finished":
+                break
+            if lv.state is not None and not lv.state.is_over() and 0 in lv.state.seats_to_act():
+                human_move(t.pk, ola)
+            else:
+                task_queue.run_due()
+        assert services.load(t.pk).table.status == "finished"
+    finally:
+        match_finished.disconnect(receiver)
+    assert len(finished) == 1 and finished[0][1] == t.pk and sorted(finished[0][2]) == [1, 2]

@@ -1,0 +1,7 @@
+"""What other apps (ratings, tournaments) may react to, without games knowing about them."""
+from django.dispatch import Signal
+
+# Sent inside the transaction that finishes a match, with ``match`` (games.models.Match, already
+# saved with its ranks) and ``table``. Receivers run in that transaction: anything that must not run
+# twice or before the commit belongs in ``transaction.on_commit`` or an idempotent task.
+match_finished = Signal()
