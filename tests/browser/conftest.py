@@ -16,6 +16,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.services import require
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -55,8 +57,7 @@ def _wait_for_port(port: int, proc, timeout: float = 30) -> None:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    require(Path(CHROMIUM).exists(), "Debian's chromium is not installed (apt-get install chromium)")
     pytest.importorskip("playwright.sync_api")
     work = tmp_path_factory.mktemp("browser")
     env = dict(os.environ)

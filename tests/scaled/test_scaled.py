@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import require
+
 pytestmark = pytest.mark.scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,8 +43,7 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def env():
-    if not (_open(5432) and _open(6379)):
-        pytest.skip("PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
+    require(_open(5432) and _open(6379), "PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
     import psycopg
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
