@@ -481,3 +481,43 @@ class HeartsRules(GameRules):
 
 
 RULES = register(HeartsRules())
+
+
+def state_from_view(view: dict, hidden: dict) -> HeartsState:
+    """A state at ``view``'s position whose unseen cards are ``hidden`` (for bots' determinization).
+
+    ``hidden["hands"]`` maps every other seat to the cards it holds now (codes). The state is rebuilt
+    by replaying the view's public tricks from the hands as they were when play began, so every
+    derived field (hearts broken, leader, taken cards) is the engine's own. In the pass phase the
+    state is the deal before anybody passed; the view's own pass (if made) is applied.
+    """
+    seat = view["seat"]
+    now = [0, 0, 0, 0]
+    for s in range(4):
+        now[s] = _mask_of_codes(view["hand"]) if s == seat else _mask_of_codes(hidden["hands"][s])
+    plays: list[tuple[int, int]] = []
+    for trick in view["tricks"]:
+        plays += [(p["seat"], C.INDEX[p["card"]]) for p in trick["cards"]]
+    plays += [(p["seat"], C.INDEX[p["card"]]) for p in view["trick"]]
+    start = list(now)
+    for s, c in plays:
+        start[s] |= 1 << c
+    phase = view["phase"]
+    own_passed = _mask_of_codes(view.get("passed") or [])
+    if phase == "pass":
+        start[seat] |= own_passed
+    setup = DealSetup(game="hearts", variant=view["variant"], players=list(view["players"]),
+                      dealer=view["dealer"],
+                      deal_number=view["deal_number"] if phase == "pass" else 3,
+                      scores_before=list(view["scores_before"]),
+                      hands=[C.codes_of(h) for h in start])
+    state = HeartsState(setup)
+    if phase == "pass":
+        if own_passed:
+            state.apply_move(PASS_FLAG | own_passed, seat)
+        return state
+    # Play began after the (already applied) pass: the pass direction no longer matters.
+    state.pass_offset = PASS_OFFSETS[view["deal_number"] % 4]
+    for s, c in plays:
+        state.apply_move(c, s)
+    return state

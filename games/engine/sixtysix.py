@@ -612,3 +612,80 @@ class SixtySixRules(GameRules):
 
 
 RULES = register(SixtySixRules())
+
+
+def state_from_view(view: dict, hidden: dict) -> SixtySixState:
+    """A state at ``view``'s position whose unseen cards are ``hidden`` (for bots' determinization).
+
+    ``hidden`` holds ``"hand"`` (the opponent's cards now), ``"stock"`` (the face-down stock in draw
+    order, ``view["stock_size"]`` cards) and ``"won"`` (the opponent's captured cards, two per trick
+    he took). The view carries no trick history, so what it cannot say is approximated: the
+    opponent's announced marriages count as credited once he has taken a trick (pending while the
+    marriage card still lies led on the table), and a closer's opponent is taken to have had a
+    trick at the close if he has one now.
+    """
+    seat = view["seat"]
+    opp = 1 - seat
+    opts = VARIANTS[view["variant"]]
+    state = object.__new__(SixtySixState)
+    trump_suit = C.SUITS.index(view["trump_suit"])
+    setup = DealSetup(game="sixtysix", variant=view["variant"], players=list(view["players"]),
+                      dealer=view["dealer"], deal_number=view["deal_number"],
+                      scores_before=list(view["scores_before"]), hands=[[], []])
+    State.__init__(state, setup)
+    state.opts = opts
+    hands = [0, 0]
+    hands[seat] = C.mask_of_codes(view["hand"])
+    hands[opp] = C.mask_of_codes(hidden["hand"])
+    won = [0, 0]
+    won[seat] = C.mask_of_codes(view["my_captured"])
+    won[opp] = C.mask_of_codes(hidden["won"])
+    state.hands = hands
+    state.stock = tuple(C.card(c) for c in hidden["stock"])
+    state.stock_pos = 0
+    trump_card = view["trump_card"]
+    state.trump_taken = trump_card is None
+    state.trump = trump_suit
+    state.trump_mask = C.SUIT_MASK[trump_suit] & opts.deck_mask
+    state.lowest_trump = trump_suit * 13 + opts.lowest_trump_rank
+    # A taken trump card is in someone's hand or pile: any card of the trump suit stands for it.
+    state.trump_card = C.card(trump_card) if trump_card else state.lowest_trump
+    state.closed_by = -1 if view["closed_by"] is None else view["closed_by"]
+    state.stock_open = state.closed_by < 0 and not state.trump_taken
+    tricks = list(view["tricks_won"])
+    state.tricks = tricks
+    state.closer_opp_had_trick = state.closed_by >= 0 and tricks[1 - state.closed_by] > 0
+    trick = view["trick"]
+    state.leader = trick[0]["seat"] if trick else view["leader"]
+    state.lead_card = C.card(trick[0]["card"]) if trick else -1
+    state.won = won
+    state.card_points = [sum(POINTS[c] for c in _cards(w)) for w in won]
+    marriages = [(m["seat"], C.SUITS.index(m["suit"]), m["points"]) for m in view["marriages"]]
+    state.marriages = marriages
+    pending = [0, 0]
+    credited = [0, 0]
+    pending[seat] = view["pending_marriage_points"]
+    credited[seat] = sum(p for m, _, p in marriages if m == seat) - pending[seat]
+    for m, suit, p in marriages:
+        if m != opp:
+            continue
+        on_table = (trick and trick[0]["seat"] == opp and PARTNER[state.lead_card] >= 0
+                    and C.SUIT_OF[state.lead_card] == suit and (m, suit, p) == marriages[-1])
+        if tricks[opp] and not (on_table and not opts.santase):
+            credited[opp] += p
+        else:
+            pending[opp] += p
+    state.pending = pending
+    state.credited = credited
+    state.shown = 0
+    state.claimer = -1
+    state.claim_opp_had_trick = False
+    last = view["last_trick"]
+    state.last_trick = None if last is None else (
+        last["cards"][0]["seat"], C.card(last["cards"][0]["card"]),
+        C.card(last["cards"][1]["card"]), last["winner"])
+    state.over = False
+    state.ended_by = ""
+    state.game_points = [0, 0]
+    state.bonus = [0, 0]
+    return state

@@ -436,3 +436,44 @@ class SpadesRules(GameRules):
 
 
 RULES = register(SpadesRules())
+
+
+def state_from_view(view: dict, hidden: dict) -> SpadesState:
+    """A state at ``view``'s position whose unseen cards are ``hidden`` (for bots' determinization).
+
+    ``hidden["hands"]`` maps every other seat to the cards it holds now (codes); when the view's
+    own hand is hidden (before a blind-nil choice), ``hidden["hands"]`` names that seat's hand too.
+    The blind-nil choices, bids and tricks of the view are replayed from the hands as they were
+    when play began, so every derived field is the engine's own.
+    """
+    seat = view["seat"]
+    now = []
+    for s in range(4):
+        if s == seat and view["hand"]:
+            now.append(C.mask_of_codes(view["hand"]))
+        else:
+            now.append(C.mask_of_codes(hidden["hands"][s]))
+    plays: list[tuple[int, int]] = []
+    for trick in view["tricks"]:
+        plays += [(p["seat"], C.INDEX[p["card"]]) for p in trick["cards"]]
+    plays += [(p["seat"], C.INDEX[p["card"]]) for p in view["trick"]]
+    start = list(now)
+    for s, c in plays:
+        start[s] |= BIT[c]
+    setup = DealSetup(game="spades", variant=view["variant"], players=list(view["players"]),
+                      dealer=view["dealer"], deal_number=view["deal_number"],
+                      scores_before=list(view["scores_before"]),
+                      bags_before=list(view["bags_before"]),
+                      hands=[C.codes_of(h) for h in start])
+    state = SpadesState(setup)
+    blind = view["blind_nil"]
+    for s in state.blind_offered:
+        if blind[s] is None:
+            break
+        state.apply_move(BLIND_ACCEPT if blind[s] else BLIND_DECLINE, s)
+    bids = view["bids"]
+    while state.phase == BID and bids[state.turn] is not None:
+        state.apply_move(BID_BASE + bids[state.turn], state.turn)
+    for s, c in plays:
+        state.apply_move(c, s)
+    return state

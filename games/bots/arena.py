@@ -1,0 +1,224 @@
+"""The arena: two bot configurations play matches against each other, duplicate style.
+
+    python -m games.bots.arena --game sixtysix --variant kurnik --a strong --b basic --matches 40
+
+Matches come in pairs. Both matches of a pair use the same shuffled decks, deal by deal (deal i
+of the match is dealt from deck i to the seats by the rules, the dealer as the match says), and
+the two configurations swap seats between them: side A sits at seat 0 (and 2) in the first and at
+seat 1 (and 3) in the second, so each side plays the other's cards and the luck of the deal
+cancels. A match runs to the game's end (first to 7 or 11, 100 in hearts, 500 in spades) or
+``--max-deals``. Bots see only their seat's view (``games.bots.choose_action``).
+
+Printed: the win rate of A with a 95% Wilson interval (a drawn match counts half; in hearts a
+side wins when its seats' total score is lower), mean points per deal per seat of each side (game
+points in sixty-six, card points in hearts, team points in spades), and decision time p50/p95 of
+each side. Matches run in ``--jobs`` processes; a progress bar goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+from games.engine import cards as C
+from games.engine.core import Match, get_rules
+from games.bots import choose_action
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str
+    variant: str
+    a: str
+    b: str
+    budget_ms: int | None
+    seed: int
+    max_deals: int
+
+
+def side_seats(seats: int, a_first: bool) -> tuple[list[int], list[int]]:
+    """Seats of side A and side B: A at the even seats first, then at the odd ones."""
+    even = list(range(0, seats, 2))
+    odd = list(range(1, seats, 2))
+    return (even, odd) if a_first else (odd, even)
+
+
+def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
+    """One match of a duplicate pair; the same ``pair`` gives the same decks."""
+    rules = get_rules(cfg.game)
+    a_seats, b_seats = side_seats(rules.seats, a_first)
+    level = {s: cfg.a for s in a_seats} | {s: cfg.b for s in b_seats}
+    match = Match.start(cfg.game, cfg.variant, first_dealer=pair % rules.seats)
+    bot_rngs = {s: random.Random(f"{cfg.seed}-{pair}-{a_first}-{s}") for s in range(rules.seats)}
+    points = {"a": 0.0, "b": 0.0}
+    times = {"a": [], "b": []}
+    deals = 0
+    while not match.is_over() and deals < cfg.max_deals:
+        deck = C.shuffled(rules.deck(match.variant), random.Random(f"{cfg.seed}-{pair}-deal{deals}"))
+        state = rules.new_state(match.setup_for(**rules.deal_cards(match.variant, match.dealer, deck)))
+        while not state.is_over():
+            seat = state.seats_to_act()[0]
+            side = "a" if seat in a_seats else "b"
+            view = state.view(seat)
+            t0 = time.perf_counter()
+            action = choose_action(level[seat], view, bot_rngs[seat], cfg.budget_ms)
+            times[side].append(time.perf_counter() - t0)
+            state.apply(action)
+        result = state.result()
+        per_seat = _deal_points(cfg.game, result)
+        points["a"] += sum(per_seat[s] for s in a_seats) / len(a_seats)
+        points["b"] += sum(per_seat[s] for s in b_seats) / len(b_seats)
+        match.finish_deal(state)
+        deals += 1
+    score = _match_score(cfg.game, match, a_seats, b_seats)
+    return {"score": score, "deals": deals, "points": points, "times": times}
+
+
+def _deal_points(game: str, result: dict) -> list[float]:
+    if game == "sixtysix":
+        return result["game_points"]
+    if game == "hearts":
+        return result["points"]
+    tp = result["team_points"]
+    return [tp[s & 1] for s in range(4)]
+
+
+def _match_score(game: str, match: Match, a_seats, b_seats) -> float:
+    """1 if side A won the match, 0.5 drawn, 0 lost."""
+    scores = match.scores
+    if game == "spades":
+        sa, sb = scores[a_seats[0] & 1], scores[b_seats[0] & 1]
+        better = sa > sb
+        worse = sa < sb
+    else:
+        sa = sum(scores[s] for s in a_seats)
+        sb = sum(scores[s] for s in b_seats)
+        better, worse = (sa < sb, sa > sb) if game == "hearts" else (sa > sb, sa < sb)
+    return 1.0 if better else 0.0 if worse else 0.5
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (draws counted half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q * (len(values) - 1)))))
+    return values[k]
+
+
+def _task(args):
+    cfg, pair, a_first = args
+    return play_match(cfg, pair, a_first)
+
+
+def _progress(done: int, total: int, wins: float, started: float) -> None:
+    width = 30
+    filled = int(width * done / total) if total else width
+    elapsed = time.time() - started
+    eta = elapsed / done * (total - done) if done else 0.0
+    rate = f"A {100 * wins / done:5.1f}%" if done else "A   -  "
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches  {rate}  "
+                     f"{elapsed:5.0f}s elapsed  eta {eta:5.0f}s")
+    sys.stderr.flush()
+
+
+def run(cfg: Config, matches: int, jobs: int, progress: bool = True) -> dict:
+    pairs = (matches + 1) // 2
+    tasks = [(cfg, p, a_first) for p in range(pairs) for a_first in (True, False)]
+    results = []
+    started = time.time()
+    wins = 0.0
+    if progress:
+        _progress(0, len(tasks), 0, started)
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            for r in pool.imap_unordered(_task, tasks):
+                results.append(r)
+                wins += r["score"]
+                if progress:
+                    _progress(len(results), len(tasks), wins, started)
+    else:
+        for t in tasks:
+            r = _task(t)
+            results.append(r)
+            wins += r["score"]
+            if progress:
+                _progress(len(results), len(tasks), wins, started)
+    if progress:
+        sys.stderr.write("\n")
+    return summarize(cfg, results, time.time() - started)
+
+
+def summarize(cfg: Config, results: list[dict], elapsed: float) -> dict:
+    n = len(results)
+    wins = sum(r["score"] for r in results)
+    deals = sum(r["deals"] for r in results)
+    low, high = wilson(wins, n)
+    out = {"matches": n, "deals": deals, "win_rate_a": wins / n if n else 0.0, "ci95": (low, high),
+           "elapsed_s": elapsed}
+    for side in ("a", "b"):
+        ts = [t for r in results for t in r["times"][side]]
+        out[f"points_per_deal_{side}"] = sum(r["points"][side] for r in results) / deals if deals else 0
+        out[f"p50_ms_{side}"] = 1000 * percentile(ts, 0.5)
+        out[f"p95_ms_{side}"] = 1000 * percentile(ts, 0.95)
+        out[f"max_ms_{side}"] = 1000 * max(ts, default=0.0)
+        out[f"decisions_{side}"] = len(ts)
+    return out
+
+
+def report(cfg: Config, s: dict) -> str:
+    unit = {"sixtysix": "game points", "hearts": "card points (lower is better)",
+            "spades": "team points"}[cfg.game]
+    budget = "default" if cfg.budget_ms is None else f"{cfg.budget_ms} ms"
+    lines = [
+        f"{cfg.game}/{cfg.variant}: A={cfg.a} vs B={cfg.b}, budget {budget}, seed {cfg.seed}",
+        f"matches {s['matches']} (duplicate pairs, seats swapped), deals {s['deals']}, "
+        f"{s['elapsed_s']:.0f} s",
+        f"win rate of A: {100 * s['win_rate_a']:.1f}%  (95% CI {100 * s['ci95'][0]:.1f}% - "
+        f"{100 * s['ci95'][1]:.1f}%)",
+        f"mean {unit} per deal per seat: A {s['points_per_deal_a']:.2f}   B {s['points_per_deal_b']:.2f}",
+    ]
+    for side, level in (("a", cfg.a), ("b", cfg.b)):
+        lines.append(f"decision time {side.upper()} ({level}): p50 {s[f'p50_ms_{side}']:.1f} ms  "
+                     f"p95 {s[f'p95_ms_{side}']:.1f} ms  max {s[f'max_ms_{side}']:.1f} ms  "
+                     f"({s[f'decisions_{side}']} decisions)")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", required=True, choices=["sixtysix", "hearts", "spades"])
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--a", default="strong", help="bot level of side A")
+    parser.add_argument("--b", default="basic", help="bot level of side B")
+    parser.add_argument("--matches", type=int, default=20, help="matches (rounded up to pairs)")
+    parser.add_argument("--budget-ms", type=int, default=None, help="thinking budget (default: the bots')")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
+    parser.add_argument("--max-deals", type=int, default=1000, help="stop a match after this many deals")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    rules = get_rules(args.game)
+    cfg = Config(args.game, rules.check_variant(args.variant), args.a, args.b, args.budget_ms,
+                 args.seed, args.max_deals)
+    summary = run(cfg, args.matches, max(1, args.jobs), progress=not args.quiet)
+    print(report(cfg, summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

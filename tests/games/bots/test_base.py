@@ -1,0 +1,61 @@
+"""The one interface: a view in, a legal action out; a state is refused."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import bots
+from games.bots import base, basic, strong
+from games.bots import random as random_bot
+from games.engine.core import deal
+
+LEVELS = [random_bot, basic, strong]
+
+
+@pytest.mark.parametrize("bot", LEVELS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("game", ["sixtysix", "hearts", "spades"])
+def test_it_refuses_a_state_object(bot, game):
+    state = deal(game, rng=random.Random(1))
+    with pytest.raises(TypeError, match="view"):
+        bot.choose_action(state, random.Random(1))
+
+
+@pytest.mark.parametrize("level", sorted(bots.BOTS))
+def test_it_refuses_a_state_through_the_dispatcher(level):
+    state = deal("hearts", rng=random.Random(2))
+    with pytest.raises(TypeError):
+        bots.choose_action(level, state)
+
+
+def test_it_registers_every_level():
+    assert {"random", "basic", "strong"} <= set(bots.BOTS)
+
+
+def test_it_refuses_an_unknown_level():
+    state = deal("spades", rng=random.Random(3))
+    with pytest.raises(ValueError, match="unknown bot level"):
+        bots.choose_action("genius", state.view(state.to_act()))
+
+
+def test_it_refuses_a_view_of_a_seat_not_to_act():
+    state = deal("spades", rng=random.Random(3), dealer=0)
+    with pytest.raises(ValueError, match="no legal action"):
+        base.check_view(state.view(1))
+
+
+def test_it_keeps_the_old_dispatcher_signature_working():
+    state = deal("sixtysix", rng=random.Random(4))
+    seat = state.to_act()
+    view = state.view(seat)
+    assert bots.choose_action("random", view, random.Random(0)) in view["legal"]
+    assert bots.choose_action("strong", view, random.Random(0), 20) in view["legal"]
+
+
+def test_it_answers_within_the_budget():
+    state = deal("hearts", rng=random.Random(5), deal_number=3)
+    state.apply_move(state.legal_moves()[0])
+    import time
+    t0 = time.perf_counter()
+    strong.choose_action(state.view(state.to_act()), random.Random(0), budget_ms=50)
+    assert time.perf_counter() - t0 < 0.5
