@@ -38,9 +38,13 @@ def profile(request, username):
     person = get_object_or_404(get_user_model(), username=username)
     from games.models import Seat
 
-    seats = (Seat.objects.filter(user=person).select_related("table")
+    from ratings.views import profile_context
+
+    # Tables still open or being played; finished matches are in the history (ratings app).
+    seats = (Seat.objects.filter(user=person).exclude(table__status="finished").select_related("table")
              .order_by("-table__created_at")[:30])
-    return render(request, "accounts/profile.html", {"person": person, "seats": seats})
+    return render(request, "accounts/profile.html",
+                  {"person": person, "seats": seats, **profile_context(person, request.user)})
 
 
 @login_required

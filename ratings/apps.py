@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = _("Ratings and history")
+
+    def ready(self):
+        from games.signals import match_finished
+
+        from . import receivers
+
+        match_finished.connect(receivers.on_match_finished, dispatch_uid="ratings.on_match_finished")

@@ -1,0 +1,16 @@
+"""Reacting to games.signals.match_finished (sent inside the finishing transaction)."""
+from django.db import transaction
+
+from . import services
+
+
+def on_match_finished(sender, match, table, **kwargs):
+    # The history rows commit (or roll back) with the match itself.
+    services.record_players(match, table)
+    if table.rated:
+        match_id = match.pk
+
+        def enqueue():
+            from . import tasks
+            tasks.enqueue_rating(match_id)
+        transaction.on_commit(enqueue)

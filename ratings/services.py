@@ -1,0 +1,275 @@
+"""Ratings and match history: the writers (``record_players``, ``rate_match``) and the readers the
+pages use. ``rating.py`` does the arithmetic; this module ties it to the models.
+
+Exactly once: ``rate_match`` locks the Match row (``select_for_update``; SQLite: the IMMEDIATE
+transaction takes the write lock up front) and applies only when the match has no RatingChange yet.
+The unique (match, user) constraint on RatingChange backs it: two writers that somehow passed the
+check cannot both insert, and the loser's transaction rolls back whole.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games.engine import core, records
+from games.engine.core import IllegalAction
+from games.models import Deal, Match, Seat
+
+from . import rating as R
+from .models import MatchPlayer, Rating, RatingChange
+
+Result = MatchPlayer.Result
+
+
+# --- for other apps -------------------------------------------------------------------------------
+def current_rating(user, game: str, variant: str) -> int:
+    """A player's rating on the display scale (``rating.DEFAULT_DISPLAY`` while unrated)."""
+    user_id = getattr(user, "pk", user)
+    value = (Rating.objects.filter(user_id=user_id, game=game, variant=variant)
+             .values_list("display", flat=True).first())
+    return R.DEFAULT_DISPLAY if value is None else value
+
+
+def current_ratings(users, game: str, variant: str) -> dict[int, int]:
+    """``current_rating`` for many players in one query: user id -> display rating."""
+    ids = [getattr(u, "pk", u) for u in users]
+    found = dict(Rating.objects.filter(user_id__in=ids, game=game, variant=variant)
+                 .values_list("user_id", "display"))
+    return {i: found.get(i, R.DEFAULT_DISPLAY) for i in ids}
+
+
+# --- writers ----------------------------------------------------------------------------------------
+def result_of(rank: int, ranks: list[int]) -> str:
+    if all(r == 1 for r in ranks):
+        return Result.DRAW
+    return Result.WIN if rank == 1 else Result.LOSS
+
+
+def record_players(match: Match, table=None) -> list[MatchPlayer]:
+    """The history rows of a finished match, one per seat (idempotent)."""
+    existing = list(MatchPlayer.objects.filter(match=match))
+    if existing or not match.finished:
+        return existing
+    table = table or match.table
+    scores = match.state["scores"]
+    ranks = match.ranks
+    seats = Seat.objects.filter(table_id=match.table_id).select_related("user").order_by("index")
+    rows = [MatchPlayer(
+        match=match, seat=s.index, user=s.user, name=s.user.display_name if s.user_id else "",
+        rank=ranks[s.index], result=result_of(ranks[s.index], ranks),
+        score=scores[s.index % len(scores)],            # spades: the team's score
+        game=table.game, variant=table.variant, rated=table.rated, private=table.private,
+        timed_out=s.index in match.timed_out, finished_at=match.finished_at or timezone.now(),
+    ) for s in seats]
+    MatchPlayer.objects.bulk_create(rows, ignore_conflicts=True)
+    return list(MatchPlayer.objects.filter(match=match))
+
+
+def rate_match(match_id: int) -> list[RatingChange]:
+    """Apply a finished rated match to its players' ratings, once. Returns the changes made (empty
+    when there is nothing to do: unrated, unfinished, or already applied)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        if match is None or not match.finished or not match.table.rated:
+            return []
+        if RatingChange.objects.filter(match=match).exists():
+            return []
+        players = sorted(record_players(match), key=lambda p: p.seat)
+        if not players or any(p.user_id is None for p in players):
+            return []
+        table = match.table
+        game, variant = table.game, table.variant
+        user_ids = sorted({p.user_id for p in players})
+        Rating.objects.bulk_create([Rating(user_id=u, game=game, variant=variant) for u in user_ids],
+                                   ignore_conflicts=True)
+        # Lock in a fixed order: two matches of the same players finishing at once cannot deadlock.
+        ratings = {r.user_id: r for r in Rating.objects.select_for_update()
+                   .filter(user_id__in=user_ids, game=game, variant=variant).order_by("user_id")}
+        skills = [R.Skill(ratings[p.user_id].mu, ratings[p.user_id].sigma) for p in players]
+        new = R.rate_match(game, skills, [p.rank for p in players], match.timed_out)
+        now = timezone.now()
+        changes = []
+        for uid in user_ids:
+            r = ratings[uid]
+            mine = [p for p in players if p.user_id == uid]
+            skill = R.merge([new[p.seat] for p in mine])
+            change = RatingChange(match=match, user_id=uid, game=game, variant=variant,
+                                  mu_before=r.mu, sigma_before=r.sigma, display_before=r.display,
+                                  mu_after=skill.mu, sigma_after=skill.sigma,
+                                  display_after=R.display(skill.mu), games_after=r.games + 1)
+            r.mu, r.sigma, r.display = skill.mu, skill.sigma, change.display_after
+            r.games += 1
+            r.wins += any(p.result == Result.WIN for p in mine)
+            r.updated = now
+            changes.append(change)
+        RatingChange.objects.bulk_create(changes)
+        Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "display", "games", "wins", "updated"])
+        return changes
+
+
+def unrated_matches(limit: int = 200, within_days: int = 2) -> list[int]:
+    """Finished rated matches whose rating task was lost (the sweeper re-runs them)."""
+    since = timezone.now() - timezone.timedelta(days=within_days)
+    return list(MatchPlayer.objects.filter(rated=True, seat=0, finished_at__gte=since,
+                                           finished_at__lte=timezone.now() - timezone.timedelta(seconds=10))
+                .exclude(match__rating_changes__isnull=False)
+                .values_list("match_id", flat=True)[:limit])
+
+
+# --- who may see what -------------------------------------------------------------------------------
+def can_see_match(match: Match, user) -> bool:
+    """Public tables' matches are public; a private table's only to those who sat or own it."""
+    table = match.table
+    if not table.private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (user.is_staff or table.owner_id == user.pk
+            or Seat.objects.filter(table_id=table.pk, user=user).exists())
+
+
+def deal_is_public(match: Match, deal: Deal) -> bool:
+    """A deal's cards are revealed (replay, download) only when the deal is finished AND its match
+    is over: nobody at a table can use them any more. A deal cut short (a forfeit on time) is never
+    revealed."""
+    return bool(match.finished and deal.finished)
+
+
+# --- replays --------------------------------------------------------------------------------------
+HIDDEN_KEYS = ("tricks", "legal", "hand", "my_captured", "passed", "received")
+
+
+@dataclass
+class Replay:
+    game: str
+    variant: str
+    players: list[str]
+    frames: list[dict]
+    result: dict | None       # computed by the engine; None while the deal is unfinished
+    stated: dict | None       # the record's own result
+    finished: bool
+
+    @property
+    def matches(self) -> bool:
+        return self.stated is None or self.stated == self.result
+
+    def as_json(self, title: str = "") -> dict:
+        return {"title": title, "game": self.game, "variant": self.variant, "players": self.players,
+                "frames": self.frames, "result": self.result, "finished": self.finished}
+
+
+def _frame(state, action, trick) -> dict:
+    view = {k: v for k, v in state.view(None).items() if k not in HIDDEN_KEYS}
+    return {"action": action, "trick": trick, "view": view,
+            "hands": [state.view(s)["hand"] for s in range(state.rules.seats)]}
+
+
+def replay(record) -> Replay:
+    """Every step of a deal record as the engine sees it: the public view after each action plus
+    every hand (only ever called for a finished deal or a record the user brought). Raises
+    RecordError at the first action the engine refuses."""
+    setup = records.setup_of(record)
+    state = core.new_state(setup)
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise records.RecordError("actions must be a list")
+    frames = [_frame(state, None, None)]
+    for step, action in enumerate(actions):
+        trick = None
+        if isinstance(action, dict) and action.get("type") == "play":
+            trick = sum(state.view(None)["tricks_won"]) + 1
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise records.RecordError(exc.reason, step, action) from None
+        frames.append(_frame(state, state.actions()[-1], trick))
+    over = state.is_over()
+    return Replay(game=setup.game, variant=setup.variant, players=list(setup.players), frames=frames,
+                  result=state.result() if over else None, stated=record.get("result"), finished=over)
+
+
+# --- readers for the pages ---------------------------------------------------------------------------
+def history(person, viewer, *, game: str | None = None, variant: str | None = None,
+            result: str | None = None):
+    """A player's finished matches, newest first (a queryset: the view paginates it). Others see
+    only his public matches."""
+    qs = MatchPlayer.objects.filter(user=person)
+    if not (viewer.is_authenticated and (viewer.pk == person.pk or viewer.is_staff)):
+        qs = qs.filter(private=False)
+    if game:
+        qs = qs.filter(game=game)
+    if variant:
+        qs = qs.filter(variant=variant)
+    if result:
+        qs = qs.filter(result=result)
+    return qs.order_by("-finished_at", "-id")
+
+
+def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
+    """Attach to each history row its match's other players (``.others``) and the person's rating
+    change (``.change``): two queries for a whole page."""
+    ids = [r.match_id for r in rows]
+    seats: dict[int, list[MatchPlayer]] = {}
+    for p in (MatchPlayer.objects.filter(match_id__in=ids).select_related("user")
+              .only("match_id", "seat", "name", "user__username", "rank", "score")):
+        seats.setdefault(p.match_id, []).append(p)
+    changes = {c.match_id: c for c in RatingChange.objects.filter(match_id__in=ids, user=person)}
+    for r in rows:
+        r.others = [p for p in sorted(seats.get(r.match_id, []), key=lambda p: p.seat) if p.seat != r.seat]
+        r.change = changes.get(r.match_id)
+    return rows
+
+
+def totals(person) -> dict:
+    agg = MatchPlayer.objects.filter(user=person).aggregate(
+        games=Count("id"), wins=Count("id", filter=Q(result=Result.WIN)),
+        draws=Count("id", filter=Q(result=Result.DRAW)))
+    agg["win_rate"] = round(100 * agg["wins"] / agg["games"]) if agg["games"] else 0
+    return agg
+
+
+def ratings_of(person, points: int = 100) -> list[Rating]:
+    """The person's ratings with ``.history`` (display values, oldest first, at most ``points``);
+    one query per game and variant played (at most six)."""
+    out = list(Rating.objects.filter(user=person, games__gt=0).order_by("game", "variant"))
+    for r in out:
+        values = list(RatingChange.objects.filter(user=person, game=r.game, variant=r.variant)
+                      .order_by("-created_at", "-id").values_list("display_after", flat=True)[:points])
+        if len(values) < points:
+            values.append(R.DEFAULT_DISPLAY)     # where everyone starts
+        r.history = values[::-1]
+    return out
+
+
+def leaderboard(game: str, variant: str):
+    return (Rating.objects.filter(game=game, variant=variant, games__gt=0).select_related("user")
+            .only("display", "games", "wins", "user__username", "user__is_bot", "user__bot_level")
+            .order_by("-display", "-games", "user_id"))
+
+
+POINTS_KEY = {"sixtysix": "game_points", "hearts": "points", "spades": "team_points"}
+
+
+def score_table(match: Match, deals: list[Deal]) -> dict:
+    """The match deal by deal: each deal's points per column (seats; spades: teams) and the running
+    totals, folded with the game's own rules."""
+    state = match.state
+    rules = core.get_rules(state["game"])
+    variant = state["variant"]
+    scores, bags = rules.initial_scores(variant), rules.initial_bags(variant)
+    rows = []
+    results = state.get("results", [])
+    key = POINTS_KEY[rules.name]
+    for deal in deals:
+        row = {"deal": deal, "number": deal.number + 1, "points": None, "totals": None}
+        if deal.finished and deal.number < len(results):
+            res = results[deal.number]
+            scores, bags = rules.add_result(variant, list(scores), list(bags) if bags is not None else None, res)
+            row["points"] = res[key]
+            row["totals"] = list(scores)
+            row["extra"] = res
+        rows.append(row)
+    return {"rows": rows, "final": state.get("scores")}

@@ -1,0 +1,228 @@
+"""Pages: leaderboard, match history, match page, replay viewer, downloads, record upload.
+
+Card information leaves the server only through ``_public_deal``: a finished deal of a finished
+match the viewer may see (services.deal_is_public, services.can_see_match).
+"""
+import json
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.engine import records
+from games.engine.core import GAME_NAMES, get_rules
+from games.models import GAME_CHOICES, Deal, Match
+
+from . import rating as R
+from . import services
+from .forms import UploadForm
+from .models import MatchPlayer
+
+GAME_LABELS = dict(GAME_CHOICES)
+PAGE_SIZE = 50
+HISTORY_PAGE = 25
+MAX_RECORDS = 200           # lines verified per upload
+MAX_REPLAYS = 30            # of which shown in the viewer (each carries every step of its deal)
+
+
+def game_variants() -> list[dict]:
+    return [{"game": g, "label": GAME_LABELS[g], "variants": list(get_rules(g).variants)} for g in GAME_NAMES]
+
+
+# --- charts ----------------------------------------------------------------------------------------
+def chart(values: list[int], width: int = 320, height: int = 90, pad: int = 6) -> dict:
+    """An inline SVG polyline of a rating history (no chart library)."""
+    lo, hi = min(values), max(values)
+    span = max(hi - lo, 20)
+    mid = (hi + lo) / 2
+    lo, hi = mid - span / 2, mid + span / 2
+    n = len(values)
+    step = (width - 2 * pad) / max(n - 1, 1)
+    pts = [(pad + i * step, pad + (hi - v) * (height - 2 * pad) / span) for i, v in enumerate(values)]
+    return {"width": width, "height": height, "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in pts),
+            "last": pts[-1], "min": min(values), "max": max(values),
+            "base_y": pad + (hi - R.DEFAULT_DISPLAY) * (height - 2 * pad) / span
+            if lo <= R.DEFAULT_DISPLAY <= hi else None}
+
+
+def profile_context(person, viewer) -> dict:
+    """What the profile page (accounts.views.profile) shows of ratings and history."""
+    ratings = services.ratings_of(person)
+    for r in ratings:
+        r.chart = chart(r.history)
+    recent = services.with_context(list(services.history(person, viewer)[:10]), person)
+    return {"ratings": ratings, "totals": services.totals(person), "recent": recent,
+            "provisional_games": R.PROVISIONAL_GAMES}
+
+
+# --- leaderboard -------------------------------------------------------------------------------------
+def leaderboard(request, game=None, variant=None):
+    if game is None:
+        return redirect("leaderboard", game=GAME_NAMES[0], variant=get_rules(GAME_NAMES[0]).variants[0])
+    if game not in GAME_NAMES or variant not in get_rules(game).variants:
+        raise Http404("no such game")
+    page = Paginator(services.leaderboard(game, variant), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "ratings/leaderboard.html", {
+        "game": game, "variant": variant, "game_label": GAME_LABELS[game], "page": page,
+        "first_rank": page.start_index(), "games": game_variants(),
+        "provisional_games": R.PROVISIONAL_GAMES,
+    })
+
+
+# --- history -----------------------------------------------------------------------------------------
+@login_required
+def my_history(request):
+    return redirect("history", username=request.user.username)
+
+
+def history(request, username):
+    person = get_object_or_404(get_user_model(), username=username)
+    game = request.GET.get("game") or None
+    result = request.GET.get("result") or None
+    if game not in (None, *GAME_NAMES):
+        game = None
+    if result not in (None, *MatchPlayer.Result.values):
+        result = None
+    qs = services.history(person, request.user, game=game, result=result)
+    page = Paginator(qs, HISTORY_PAGE).get_page(request.GET.get("page"))
+    rows = services.with_context(list(page.object_list), person)
+    return render(request, "ratings/history.html", {
+        "person": person, "page": page, "rows": rows, "game": game or "", "result": result or "",
+        "game_choices": GAME_CHOICES, "result_choices": MatchPlayer.Result.choices,
+        "query": "&".join(f"{k}={v}" for k, v in (("game", game), ("result", result)) if v),
+    })
+
+
+# --- a match -----------------------------------------------------------------------------------------
+def _match_or_404(request, match_id) -> Match:
+    match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+    if not services.can_see_match(match, request.user):
+        raise Http404("no such match")
+    return match
+
+
+def match(request, match_id):
+    m = _match_or_404(request, match_id)
+    deals = list(Deal.objects.filter(match=m).defer("record").order_by("number"))
+    players = list(MatchPlayer.objects.filter(match=m).select_related("user").order_by("seat"))
+    if not players:     # not finished yet: the seats as they are
+        players = [{"seat": s.index, "name": s.user.display_name if s.user_id else "", "user": s.user}
+                   for s in m.table.seats.select_related("user").order_by("index")]
+    changes = {c.user_id: c for c in m.rating_changes.all()}
+    game = m.table.game
+    if game == "spades":
+        names = [p["name"] if isinstance(p, dict) else p.name for p in players]
+        columns = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+    else:
+        columns = [p["name"] if isinstance(p, dict) else p.name for p in players]
+    for p in players:
+        if not isinstance(p, dict):
+            p.change = changes.get(p.user_id)
+    table = services.score_table(m, deals)
+    for row in table["rows"]:
+        row["public"] = services.deal_is_public(m, row["deal"])
+    return render(request, "ratings/match.html", {
+        "match": m, "table": m.table, "game_label": GAME_LABELS[game], "players": players,
+        "columns": columns, "score": table, "finished": m.finished,
+    })
+
+
+def _public_deal(request, match_id, number) -> tuple[Match, Deal]:
+    m = _match_or_404(request, match_id)
+    deal = Deal.objects.filter(match=m, number=number - 1).first()
+    if deal is None or not services.deal_is_public(m, deal):
+        raise Http404("no such finished deal")
+    return m, deal
+
+
+def replay(request, match_id, number):
+    m, deal = _public_deal(request, match_id, number)
+    rep = services.replay(deal.record)
+    title = _("%(game)s, match #%(match)s, deal %(deal)s") % {
+        "game": GAME_LABELS[m.table.game], "match": m.pk, "deal": number}
+    numbers = list(Deal.objects.filter(match=m, finished=True).values_list("number", flat=True))
+    return render(request, "ratings/replay.html", {
+        "match": m, "number": number, "title": title, "boot": {"deals": [rep.as_json(title)]},
+        "prev": number - 1 if number - 2 in numbers else None,
+        "next": number + 1 if number in numbers else None,
+    })
+
+
+def _json_download(text: str, filename: str, content_type: str) -> HttpResponse:
+    resp = HttpResponse(text, content_type=content_type)
+    resp["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
+
+
+def download_deal(request, match_id, number):
+    m, deal = _public_deal(request, match_id, number)
+    return _json_download(json.dumps(deal.record, indent=1) + "\n",
+                          f"{m.table.game}-match{m.pk}-deal{number}.json", "application/json")
+
+
+def download_match(request, match_id):
+    m = _match_or_404(request, match_id)
+    if not m.finished:
+        raise Http404("the match is not over")
+    lines = [json.dumps(d.record, separators=(",", ":"))
+             for d in Deal.objects.filter(match=m).order_by("number") if services.deal_is_public(m, d)]
+    return _json_download("\n".join(lines) + "\n", f"{m.table.game}-match{m.pk}.jsonl",
+                          "application/jsonl")
+
+
+# --- upload --------------------------------------------------------------------------------------
+def parse_records(payload: str) -> list[tuple[int, object, str | None]]:
+    """(line number, record or None, error) for a JSON document or JSON lines."""
+    text = payload.strip()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    else:
+        if isinstance(doc, list):
+            return [(i + 1, rec, None) for i, rec in enumerate(doc)]
+        return [(1, doc, None)]
+    out = []
+    for i, line in enumerate(payload.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((i, json.loads(line), None))
+        except ValueError as exc:
+            out.append((i, None, _("not valid JSON (%(error)s)") % {"error": exc}))
+    return out
+
+
+def upload(request):
+    results, boot = [], None
+    if request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            parsed = parse_records(form.cleaned_data["payload"])[:MAX_RECORDS]
+            deals = []
+            for line, rec, error in parsed:
+                entry = {"line": line, "ok": False, "error": error, "step": None, "action": None}
+                if rec is not None:
+                    try:
+                        rep = services.replay(rec)
+                    except records.RecordError as exc:
+                        entry.update(error=exc.reason, step=exc.step,
+                                     action=None if exc.action is None else json.dumps(exc.action))
+                    else:
+                        entry.update(ok=rep.matches, finished=rep.finished, result=json.dumps(rep.result),
+                                     stated=json.dumps(rep.stated), game=GAME_LABELS[rep.game],
+                                     variant=rep.variant, players=", ".join(rep.players))
+                        if not rep.matches:
+                            entry["error"] = _("the stated result differs from the engine's")
+                        if len(deals) < MAX_REPLAYS:
+                            deals.append(rep.as_json(_("Record %(n)s") % {"n": line}))
+                results.append(entry)
+            if deals:
+                boot = {"deals": deals}
+    else:
+        form = UploadForm()
+    return render(request, "ratings/upload.html", {"form": form, "results": results, "boot": boot})

@@ -1,0 +1,212 @@
+/* Replay viewer: steps through a finished deal card by card (forward, back, jump to a trick).
+ *
+ * The server replays the deal record through the engine and sends every step: the public view
+ * after the action plus every hand (the deal is over, so nothing is hidden any more). This script
+ * only draws frames; it knows no rules. Data: #replay-data {"deals": [{title, game, players,
+ * frames: [{action, trick, view, hands}], result, finished}]}; strings: #replay-i18n.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("replay");
+  if (!root) return;
+  var data = JSON.parse(document.getElementById("replay-data").textContent || "null");
+  var T = JSON.parse(document.getElementById("replay-i18n").textContent);
+  if (!data || !data.deals || !data.deals.length) return;
+  var C = window.Cards;
+  var el = C.el;
+
+  var POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
+  var deal = null;
+  var step = 0;
+
+  function fmt(s, args) {
+    return s.replace(/\{(\w+)\}/g, function (m, k) { return args[k] !== undefined ? args[k] : m; });
+  }
+  function cardText(code) {
+    return C.rankLabel(code) + C.SUIT_SYMBOL[C.suitOf(code)];
+  }
+  function seatEl(pos) { return root.querySelector(".replay-seat[data-pos=" + pos + "]"); }
+  function posOf(seat) { return POSITIONS[deal.players.length][seat]; }
+
+  function describe(frame) {
+    var a = frame.action;
+    var v = frame.view;
+    if (!a) return fmt(T.dealt, { p: deal.players[v.dealer] });
+    var p = deal.players[a.seat];
+    switch (a.type) {
+      case "play":
+        if (a.marriage) return fmt(a.declare ? T.marriage66 : T.marriage, { p: p, c: cardText(a.card) });
+        return fmt(T.play, { p: p, c: cardText(a.card) });
+      case "exchange": return fmt(T.exchange, { p: p });
+      case "close": return fmt(T.close, { p: p });
+      case "declare": return fmt(T.declare, { p: p });
+      case "pass": return fmt(T.pass, { p: p, c: (a.cards || []).map(cardText).join(" ") });
+      case "moon": return fmt(a.choice === "self" ? T.moon_self : T.moon_others, { p: p });
+      case "blind_nil": return fmt(a.accept ? T.blind_yes : T.blind_no, { p: p });
+      case "bid": return a.tricks === 0 ? fmt(T.nil, { p: p }) : fmt(T.bid, { p: p, n: a.tricks });
+      default: return p + ": " + a.type;
+    }
+  }
+
+  /** The cards on the table: the trick in play, or the trick the last card completed. */
+  function trickOf(frame) {
+    var v = frame.view;
+    if (v.trick && v.trick.length) return { cards: v.trick, winner: null };
+    if (frame.action && frame.action.type === "play" && v.last_trick) {
+      return { cards: v.last_trick.cards, winner: v.last_trick.winner };
+    }
+    return { cards: [], winner: null };
+  }
+
+  function seatLine(seat, v) {
+    var parts = [];
+    if (v.tricks_won) parts.push(T.tricks + ": " + v.tricks_won[seat]);
+    if (v.points_taken) parts.push(T.points + ": " + v.points_taken[seat]);
+    if (v.points && deal.game === "sixtysix") parts.push(T.points + ": " + v.points[seat]);
+    if (v.bids && v.bids[seat] !== null && v.bids[seat] !== undefined) parts.push(T.bid_label + ": " + v.bids[seat]);
+    return parts.join(" · ");
+  }
+
+  function drawSeats(frame) {
+    var v = frame.view;
+    var acting = v.to_act || [];
+    ["top", "left", "right", "bottom"].forEach(function (pos) { seatEl(pos).hidden = true; });
+    deal.players.forEach(function (name, seat) {
+      var box = seatEl(posOf(seat));
+      box.hidden = false;
+      box.textContent = "";
+      box.classList.toggle("acting", acting.indexOf(seat) >= 0);
+      box.setAttribute("data-seat", seat);
+      var head = el("div", "replay-name");
+      head.appendChild(el("strong", null, name));
+      if (v.dealer === seat) head.appendChild(el("span", "badge dealer", T.dealer));
+      box.appendChild(head);
+      box.appendChild(el("div", "replay-line muted", seatLine(seat, v)));
+      var hand = el("div", "replay-hand");
+      hand.setAttribute("data-hand", seat);
+      C.sortHand(frame.hands[seat] || [], deal.game).forEach(function (code) { hand.appendChild(C.face(code)); });
+      box.appendChild(hand);
+    });
+  }
+
+  function drawCenter(frame) {
+    var v = frame.view;
+    var trick = trickOf(frame);
+    var box = document.getElementById("replay-trick");
+    box.textContent = "";
+    trick.cards.forEach(function (c) {
+      var slot = el("div", "replay-slot pos-" + posOf(c.seat));
+      var card = C.face(c.card);
+      if (trick.winner === c.seat) card.classList.add("winner");
+      slot.appendChild(card);
+      box.appendChild(slot);
+    });
+    var info = document.getElementById("replay-info");
+    info.textContent = "";
+    if (deal.game === "sixtysix") {
+      var line = el("div", null, T.trump + ": ");
+      if (v.trump_card && v.stock_size > 0) line.appendChild(C.face(v.trump_card));
+      else line.appendChild(el("span", "trump-suit " + (v.trump_suit === "H" || v.trump_suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[v.trump_suit]));
+      info.appendChild(line);
+      info.appendChild(el("div", null, T.stock + ": " + v.stock_size + (v.closed ? " (" + T.closed + ")" : "")));
+    }
+    if (trick.winner !== null) info.appendChild(el("div", "replay-takes", fmt(T.takes, { p: deal.players[trick.winner] })));
+  }
+
+  function drawResult(frame) {
+    var box = document.getElementById("replay-result");
+    var last = step === deal.frames.length - 1;
+    box.hidden = !last;
+    if (!last) return;
+    box.textContent = "";
+    if (!deal.finished || !deal.result) { box.appendChild(el("p", "muted", T.unfinished)); return; }
+    box.appendChild(el("h3", null, T.result));
+    var r = deal.result;
+    var rows = [];
+    if (deal.game === "sixtysix") {
+      rows = deal.players.map(function (p, s) { return p + " — " + T.points + ": " + r.points[s] + ", " + T.game_points + ": " + r.game_points[s]; });
+    } else if (deal.game === "hearts") {
+      rows = deal.players.map(function (p, s) { return p + " — " + T.points + ": " + r.points[s]; });
+    } else {
+      rows = [0, 1].map(function (t) {
+        return deal.players[t] + " & " + deal.players[t + 2] + " — " + T.team_points + ": " + r.team_points[t] + ", " + T.bags + ": " + r.bags_after[t];
+      });
+    }
+    var ul = el("ul");
+    rows.forEach(function (line) { ul.appendChild(el("li", null, line)); });
+    box.appendChild(ul);
+  }
+
+  function draw() {
+    var frame = deal.frames[step];
+    root.setAttribute("data-step", step);
+    root.className = "replay-app game-" + deal.game + " seats-" + deal.players.length;
+    drawSeats(frame);
+    drawCenter(frame);
+    drawResult(frame);
+    document.getElementById("replay-caption").textContent = describe(frame);
+    document.getElementById("replay-step").textContent = fmt(T.step, { i: step, n: deal.frames.length - 1 });
+    var slider = document.getElementById("replay-slider");
+    slider.max = deal.frames.length - 1;
+    slider.value = step;
+    root.querySelector("[data-go=back]").disabled = root.querySelector("[data-go=start]").disabled = step === 0;
+    root.querySelector("[data-go=forward]").disabled = root.querySelector("[data-go=end]").disabled = step === deal.frames.length - 1;
+    var current = frame.trick;
+    if (current === null || current === undefined) {
+      for (var i = step; i >= 0; i--) { if (deal.frames[i].trick) { current = deal.frames[i].trick; break; } }
+    }
+    Array.prototype.forEach.call(root.querySelectorAll("[data-trick]"), function (b) {
+      b.classList.toggle("current", Number(b.getAttribute("data-trick")) === current);
+    });
+  }
+
+  function go(to) {
+    step = Math.max(0, Math.min(deal.frames.length - 1, to));
+    draw();
+  }
+
+  function buildTricks() {
+    var box = document.getElementById("replay-tricks");
+    Array.prototype.forEach.call(box.querySelectorAll("button"), function (b) { b.remove(); });
+    var firsts = {};
+    deal.frames.forEach(function (f, i) { if (f.trick && firsts[f.trick] === undefined) firsts[f.trick] = i; });
+    Object.keys(firsts).map(Number).sort(function (a, b) { return a - b; }).forEach(function (k) {
+      var b = el("button", "btn small", String(k));
+      b.type = "button";
+      b.setAttribute("data-trick", k);
+      b.addEventListener("click", function () { go(firsts[k]); });
+      box.appendChild(b);
+    });
+  }
+
+  function load(index) {
+    deal = data.deals[index];
+    step = 0;
+    buildTricks();
+    draw();
+  }
+
+  root.addEventListener("click", function (e) {
+    var b = e.target.closest("[data-go]");
+    if (!b) return;
+    var to = { start: 0, back: step - 1, forward: step + 1, end: deal.frames.length - 1 }[b.getAttribute("data-go")];
+    go(to);
+  });
+  document.getElementById("replay-slider").addEventListener("input", function (e) { go(Number(e.target.value)); });
+  document.addEventListener("keydown", function (e) {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(deal.frames.length - 1); e.preventDefault(); }
+  });
+  if (data.deals.length > 1) {
+    var pick = document.getElementById("replay-deal");
+    data.deals.forEach(function (d, i) { pick.appendChild(new Option(d.title, i)); });
+    pick.addEventListener("change", function () { load(Number(pick.value)); });
+    document.getElementById("replay-pick").hidden = false;
+  }
+  window.replayViewer = { go: go, get step() { return step; }, get deal() { return deal; } };
+  load(0);
+})();

@@ -1,0 +1,149 @@
+"""Browser journey: finish a rated match against a bot, see the rating change on the profile, open
+the replay of a deal and step through it card by card."""
+import re
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import TimeoutError as PWTimeout
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "Card-room-test-9"
+
+EXPIRE_SCRIPT = """
+from datetime import timedelta
+from django.utils import timezone
+from games.models import Seat, Table
+s = Seat.objects.get(table_id={table_id}, index={seat})
+s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
+s.save(update_fields=["turn_started_at"])
+Table.objects.filter(pk={table_id}).update(due_at=timezone.now() - timedelta(seconds=5))
+"""
+
+
+def run_django(server, script):
+    """Run a snippet against the server's database (the same environment as server.state)."""
+    import os
+    env = dict(os.environ)
+    for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+        env.pop(key, None)
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(server.log.parent / "db.sqlite3"),
+                "EMBEDDED_WORKER": "0", "LOG_LEVEL": "WARNING"})
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
+                   capture_output=True, text=True)
+
+
+def register(page, server):
+    name = f"r{uuid.uuid4().hex[:8]}"
+    page.goto(server.url + "/accounts/register/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(server.url + "/")
+    return name
+
+
+def my_turn_after_the_first_deal(page, timeout=20):
+    """Wait until we are to act in a later deal (closing the result panel of a deal a bot may
+    have ended on its own, e.g. by claiming 66)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.locator(".result-panel[data-kind=deal]").count():
+            page.locator("[data-action=close-result]").first.click()
+        if page.evaluate("() => { const s = window.tableClient.state; return !!(s.view && s.view.deal_number >= 1"
+                         " && !s.view.over && s.view.legal.length > 0 && !s.busy); }"):
+            return
+        time.sleep(0.1)
+    raise AssertionError("our turn did not come")
+
+
+def play_one_step(page):
+    for selector in ("[data-action=marriage]", "#hand button.card.legal"):
+        try:
+            page.locator(selector).first.click(timeout=800)
+            return True
+        except PWTimeout:
+            continue
+    return False
+
+
+def test_it_rates_a_match_shows_the_change_and_replays_a_deal(server, new_page, artifacts):
+    page = new_page()
+    name = register(page, server)
+
+    # a rated table against a bot (bots are rated too)
+    page.goto(f"{server.url}/play/sixtysix/")
+    page.check("#id_rated")
+    page.select_option("select[name=seat_1]", "random")
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/table/\d+/"))
+    table_id = int(re.search(r"/table/(\d+)/", page.url).group(1))
+    page.locator("[data-action=start]").click()
+
+    # play the first deal to its end by clicking cards
+    end = time.monotonic() + 60
+    while not page.locator(".result-panel[data-kind=deal]").count():
+        assert time.monotonic() < end, "the first deal did not end"
+        if not play_one_step(page):
+            time.sleep(0.05)
+    page.locator("[data-action=close-result]").first.click()
+
+    # in the next deal our clock runs out: a forfeit, which counts as a loss
+    my_turn_after_the_first_deal(page)
+    run_django(server, EXPIRE_SCRIPT.format(table_id=table_id, seat=0))
+    page.wait_for_selector(".result-panel[data-kind=match]", timeout=20000)
+
+    # the profile shows the rating (provisional) and the change of this match
+    end = time.monotonic() + 20
+    while True:
+        page.goto(f"{server.url}/accounts/u/{name}/")
+        if page.locator(".rating-card[data-game=sixtysix] .rating-value").count():
+            break
+        assert time.monotonic() < end, "the rating did not arrive"
+        time.sleep(0.5)
+    value = page.locator(".rating-card[data-game=sixtysix] .rating-value").inner_text()
+    assert value.endswith("?") and int(value[:-1]) < 1500
+    delta = int(page.locator(".history-table .rating-delta").first.get_attribute("data-delta"))
+    assert delta < 0 and int(value[:-1]) == 1500 + delta
+    assert page.locator(".rating-chart polyline").count() == 1
+    page.screenshot(path=str(artifacts / "ratings-profile.png"), full_page=True)
+
+    # the match page: deal by deal, the finished deals replayable, the cut-short one not
+    page.locator(".history-table a", has_text="Match").first.click()
+    page.wait_for_url(re.compile(r"/match/\d+/$"))
+    rows = page.locator(".deal-table tr[data-deal]").count()
+    assert page.locator(".replay-link").count() == rows - 1 >= 1
+    assert page.locator(".rating-change-cell .rating-delta").count() == 2
+    page.locator(".replay-link").first.click()
+    page.wait_for_url(re.compile(r"/match/\d+/deal/1/$"))
+
+    # step through the deal: all hands are shown, forward, back, jump to a trick, to the end
+    page.wait_for_function("() => window.replayViewer && window.replayViewer.deal")
+    assert page.locator("#replay").get_attribute("data-step") == "0"
+    assert page.locator(".replay-hand .card").count() == 12              # both hands, face up
+    page.locator("[data-go=forward]").click()
+    assert page.locator("#replay").get_attribute("data-step") == "1"
+    assert re.search(r"plays|exchanges|closes|claims", page.locator("#replay-caption").inner_text())
+    page.locator("[data-go=forward]").click()
+    page.locator("[data-go=back]").click()
+    assert page.locator("#replay").get_attribute("data-step") == "1"
+    tricks = page.locator("#replay-tricks button")
+    if tricks.count() >= 2:
+        tricks.nth(1).click()
+        assert "current" in tricks.nth(1).get_attribute("class")
+        step = int(page.locator("#replay").get_attribute("data-step"))
+        frame_trick = page.evaluate("(i) => window.replayViewer.deal.frames[i].trick", step)
+        assert frame_trick == 2
+        assert page.locator("#replay-trick .card").count() == 1                 # the lead card
+    page.keyboard.press("End")
+    assert page.locator("#replay-result").is_visible()
+    page.screenshot(path=str(artifacts / "ratings-replay.png"), full_page=True)
+    page.keyboard.press("Home")
+    assert page.locator("#replay").get_attribute("data-step") == "0"
+    assert not page.js_errors, page.js_errors

@@ -1,0 +1,218 @@
+"""Ratings are applied exactly once per finished rated match, with the arithmetic of rating.py."""
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.utils import timezone
+
+from games import services as games
+from games.models import Match, Seat, Table
+from ratings import rating as R
+from ratings import services, tasks
+from ratings.models import MatchPlayer, Rating, RatingChange
+
+from .factories import finished_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def skills_of(users, game, variant):
+    out = []
+    for u in users:
+        r = Rating.objects.filter(user=u, game=game, variant=variant).first()
+        out.append(R.Skill(r.mu, r.sigma) if r else R.Skill())
+    return out
+
+
+def test_it_rates_a_finished_rated_match_once_on_commit(make_user, make_bot, rating_queue):
+    ala, bot = make_user("ala"), make_bot("b1")
+    m = finished_match(ala, "sixtysix", [ala, bot])
+    assert rating_queue.pending == [m.pk]           # enqueued on commit, not run yet
+    assert not RatingChange.objects.exists()
+    rating_queue.run()
+    expected = R.rate_match("sixtysix", [R.Skill(), R.Skill()], m.ranks)
+    for seat, user in enumerate([ala, bot]):
+        r = Rating.objects.get(user=user, game="sixtysix", variant="kurnik")
+        assert (r.mu, r.sigma) == pytest.approx((expected[seat].mu, expected[seat].sigma))
+        assert r.games == 1 and r.wins == (1 if m.ranks[seat] == 1 else 0)
+        assert r.display == R.display(expected[seat].mu)
+        c = RatingChange.objects.get(match=m, user=user)
+        assert (c.display_before, c.display_after) == (1500, r.display)
+    assert services.current_rating(ala, "sixtysix", "kurnik") == Rating.objects.get(user=ala).display
+
+
+def test_running_the_finishing_task_twice_changes_nothing_the_second_time(make_user, make_bot, rating_queue):
+    ala, bot = make_user("ala"), make_bot("b1")
+    m = finished_match(ala, "sixtysix", [ala, bot])
+    rating_queue.pending.append(m.pk)                # the task duplicated (a redelivery)
+    assert rating_queue.run() == 2
+    tasks.rate_match(m.pk)                           # and once more, later
+    assert RatingChange.objects.filter(match=m).count() == 2
+    assert list(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_two_processes_racing_apply_the_match_once(make_user, make_bot, rating_queue):
+    ala, bot = make_user("ala"), make_bot("b1")
+    m = finished_match(ala, "sixtysix", [ala, bot])
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    def worker():
+        # What the Celery task does: retry on OperationalError (SQLite's in-memory test database
+        # answers "table is locked" where PostgreSQL would wait for the row lock).
+        try:
+            barrier.wait()
+            for _attempt in range(50):
+                try:
+                    results.append(len(services.rate_match(m.pk)))
+                    break
+                except OperationalError:
+                    time.sleep(0.02)
+        except Exception as exc:  # pragma: no cover - shown in the assertion
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert not errors, errors
+    assert sorted(results) == [0, 2]
+    assert RatingChange.objects.filter(match=m).count() == 2
+    assert list(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_the_database_refuses_a_second_change_for_the_same_match_and_player(make_user, make_bot, rating_queue):
+    ala, bot = make_user("ala"), make_bot("b1")
+    m = finished_match(ala, "sixtysix", [ala, bot])
+    rating_queue.run()
+    c = RatingChange.objects.get(match=m, user=ala)
+    c.pk = None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        c.save()
+
+
+def test_it_rates_hearts_as_a_free_for_all_by_final_rank(make_user, make_bot, rating_queue):
+    ala = make_user("ala")
+    users = [ala] + [make_bot(f"b{i}") for i in range(3)]
+    first = finished_match(ala, "hearts", users, seed=3)
+    rating_queue.run()
+    before = skills_of(users, "hearts", "standard")
+    m = finished_match(ala, "hearts", users, ranks=[2, 1, 2, 4], seed=4)
+    rating_queue.run()
+    expected = R.rate_match("hearts", before, [2, 1, 2, 4])
+    after = skills_of(users, "hearts", "standard")
+    assert [s.mu for s in after] == pytest.approx([s.mu for s in expected])
+    assert [s.sigma for s in after] == pytest.approx([s.sigma for s in expected])
+    results = dict(MatchPlayer.objects.filter(match=m).values_list("seat", "result"))
+    assert results == {0: "loss", 1: "win", 2: "loss", 3: "loss"}
+    assert first.pk != m.pk and Rating.objects.get(user=ala, game="hearts").games == 2
+
+
+def test_it_rates_spades_as_two_teams_of_two(make_user, make_bot, rating_queue):
+    ala = make_user("ala")
+    users = [ala] + [make_bot(f"b{i}") for i in range(3)]
+    m = finished_match(ala, "spades", users, ranks=[1, 2, 1, 2], seed=5)
+    rating_queue.run()
+    expected = R.rate_match("spades", [R.Skill()] * 4, [1, 2, 1, 2])
+    after = skills_of(users, "spades", "standard")
+    assert [s.mu for s in after] == pytest.approx([s.mu for s in expected])
+    assert after[0].mu == pytest.approx(after[2].mu)
+    assert after[0].mu > R.MU > after[1].mu
+    assert MatchPlayer.objects.get(match=m, seat=2).score == m.state["scores"][0]   # the team's score
+
+
+def test_a_bot_level_on_several_seats_is_rated_once_with_the_mean(make_user, rating_queue):
+    from accounts.models import bot_user
+
+    ala = make_user("ala")
+    bot = bot_user("random")
+    m = finished_match(ala, "hearts", [ala, bot, bot, bot], ranks=[1, 2, 3, 4])
+    rating_queue.run()
+    assert RatingChange.objects.filter(match=m).count() == 2
+    seats = R.rate_match("hearts", [R.Skill()] * 4, [1, 2, 3, 4])
+    assert Rating.objects.get(user=bot).mu == pytest.approx(R.merge(seats[1:]).mu)
+    assert Rating.objects.get(user=bot).games == 1
+
+
+def test_unrated_matches_enter_the_history_but_not_the_ratings(make_user, make_bot, rating_queue):
+    ala = make_user("ala")
+    m = finished_match(ala, "sixtysix", [ala, make_bot("b1")], rated=False)
+    assert rating_queue.pending == []
+    assert services.rate_match(m.pk) == []
+    assert MatchPlayer.objects.filter(match=m).count() == 2
+    assert not Rating.objects.exists()
+    assert services.current_rating(ala, "sixtysix", "kurnik") == 1500
+
+
+def expire_clock(table_id, seat):
+    s = Seat.objects.get(table_id=table_id, index=seat)
+    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
+    s.save()
+    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_forfeit_on_time_counts_as_a_loss(make_user, task_queue, rating_queue):
+    """Through the live services: a rated table against a bot, the player's clock runs out."""
+    ala = make_user("ala")
+    t = games.create_table(ala, "sixtysix", rated=True, seats=["me", "random"], start=True,
+                           bank_seconds=10, increment_seconds=0)
+    task_queue.run_due()                                  # the bot moves if it is its turn
+    expire_clock(t.pk, 0)                                 # ala's clock runs out
+    games.advance(t.pk)
+    m = Match.objects.get(table=t)
+    assert m.finished and m.ended_by == "timeout" and m.ranks == [2, 1]
+    assert rating_queue.pending == [m.pk]
+    rating_queue.run()
+    ala_change = RatingChange.objects.get(match=m, user=ala)
+    assert ala_change.display_after < 1500
+    row = MatchPlayer.objects.get(match=m, user=ala)
+    assert row.result == "loss" and row.timed_out
+    assert RatingChange.objects.get(match=m, user__is_bot=True).display_after > 1500
+
+
+def test_a_bot_match_finished_by_the_services_is_rated(make_user, make_bot, play_out, rating_queue):
+    ala = make_user("ala")
+    bots = [make_bot("b1"), make_bot("b2")]
+    m = play_out(ala, "sixtysix", bots)
+    assert m.finished and rating_queue.pending == [m.pk]
+    assert MatchPlayer.objects.filter(match=m).count() == 2
+    rating_queue.run()
+    assert Rating.objects.filter(games=1).count() == 2
+
+
+def test_guests_still_cannot_sit_at_rated_tables_but_bots_can(make_user, task_queue):
+    from accounts.models import User
+    from games.services import ServiceError
+
+    ala = make_user("ala")
+    t = games.create_table(ala, "hearts", rated=True, seats=["me", "basic", "random", ""])
+    assert t.rated
+    guest = User.objects.create(username="guest-x", is_guest=True)
+    with pytest.raises(ServiceError):
+        games.create_table(ala, "sixtysix", rated=True, seats=["me", guest])
+
+
+def test_the_sweeper_rates_matches_whose_task_was_lost(make_user, make_bot, rating_queue):
+    ala = make_user("ala")
+    m = finished_match(ala, "sixtysix", [ala, make_bot("b1")])
+    rating_queue.pending.clear()                           # the task was lost
+    MatchPlayer.objects.filter(match=m).update(finished_at=timezone.now() - timedelta(minutes=1))
+    assert tasks.sweep() == 1
+    assert RatingChange.objects.filter(match=m).count() == 2
+    assert tasks.sweep() == 0
+
+
+def test_current_ratings_answers_many_players_in_one_query(make_user, make_bot, rating_queue,
+                                                            django_assert_num_queries):
+    ala, bot = make_user("ala"), make_bot("b1")
+    finished_match(ala, "sixtysix", [ala, bot])
+    rating_queue.run()
+    ola = make_user("ola")
+    with django_assert_num_queries(1):
+        got = services.current_ratings([ala, bot, ola], "sixtysix", "kurnik")
+    assert got[ola.pk] == 1500 and got[ala.pk] != 1500

@@ -1,0 +1,145 @@
+"""The pages: profile, leaderboard, history with filters, match, replay, downloads and upload."""
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from games.engine import records
+from games.models import Deal
+from ratings import services
+from ratings.models import Rating
+
+from .factories import finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ala(make_user):
+    return make_user("ala")
+
+
+@pytest.fixture
+def matches(ala, make_bot):
+    """Three rated matches of ala (two games) and one unrated, all rated at once."""
+    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    out = [finished_match(ala, "sixtysix", [ala, b1], seed=1, ranks=[1, 2]),
+           finished_match(ala, "sixtysix", [b1, ala], seed=2, ranks=[1, 2]),
+           finished_match(ala, "hearts", [ala, b1, b2, b3], seed=3),
+           finished_match(ala, "sixtysix", [ala, b2], seed=4, rated=False, ranks=[2, 1])]
+    for m in out:
+        services.rate_match(m.pk)
+    return out
+
+
+def replay_data(html: str) -> dict:
+    return json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+
+
+def test_the_profile_shows_ratings_with_a_chart_totals_and_recent_matches(client, ala, matches):
+    html = client.get(reverse("profile", args=["ala"])).content.decode()
+    r = Rating.objects.get(user=ala, game="sixtysix")
+    assert r.games == 2 and r.wins == 1
+    assert f">{r.display}?<" in html                    # provisional mark
+    assert html.count('class="rating-chart"') == 2      # sixtysix and hearts
+    assert "4 matches played" in html
+    assert html.count(reverse("match", args=[matches[0].pk])) >= 1
+
+
+def test_the_leaderboard_lists_rated_players_best_first_and_paginates(client, make_user):
+    users = [make_user(f"p{i:03d}") for i in range(60)]
+    Rating.objects.bulk_create([Rating(user=u, game="hearts", variant="standard", mu=20 + i * 0.1,
+                                       display=1350 + i * 3, games=i % 15, wins=0) for i, u in enumerate(users)])
+    html = client.get(reverse("leaderboard", args=["hearts", "standard"])).content.decode()
+    names = re.findall(r'href="/accounts/u/(p\d+)/"', html)
+    assert names[0] == "p059" and len(names) == 50
+    assert "p000" not in html and "p015" not in html        # no games yet: not listed
+    page2 = client.get(reverse("leaderboard", args=["hearts", "standard"]) + "?page=2").content.decode()
+    assert len(re.findall(r'href="/accounts/u/(p\d+)/"', page2)) == 60 - 4 - 50
+    assert client.get(reverse("leaderboard", args=["hearts", "nope"])).status_code == 404
+    assert client.get(reverse("leaderboard_home")).status_code == 302
+
+
+def test_the_history_filters_by_game_and_result(client, ala, matches):
+    url = reverse("history", args=["ala"])
+
+    def listed(query=""):
+        html = client.get(url + query).content.decode()
+        return {int(x) for x in re.findall(r'href="/match/(\d+)/"', html)}
+    assert listed() == {m.pk for m in matches}
+    assert listed("?game=hearts") == {matches[2].pk}
+    assert listed("?result=loss") == {matches[1].pk, matches[3].pk} | (
+        {matches[2].pk} if matches[2].ranks[0] != 1 else set())
+    assert listed("?game=sixtysix&result=win") == {matches[0].pk}
+
+
+def test_the_match_page_shows_the_score_deal_by_deal(client, matches):
+    m = matches[2]
+    html = client.get(reverse("match", args=[m.pk])).content.decode()
+    deals = Deal.objects.filter(match=m).count()
+    assert html.count('class="replay-link"') == deals
+    final = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
+    assert [int(x) for x in re.findall(r"<td>(-?\d+)</td>", final)] == m.state["scores"]
+    assert "1500 →" in html                               # the rating change of each player
+
+
+def test_the_replay_gives_every_step_with_all_hands(client, matches):
+    m = matches[0]
+    deal = Deal.objects.get(match=m, number=0)
+    data = replay_data(client.get(reverse("replay", args=[m.pk, 1])).content.decode())
+    frames = data["deals"][0]["frames"]
+    assert len(frames) == len(deal.record["actions"]) + 1
+    assert [sorted(h) for h in frames[0]["hands"]] == [sorted(h) for h in deal.record["hands"]]
+    assert [f["action"] for f in frames[1:]] == deal.record["actions"]
+    assert frames[-1]["view"]["over"] and data["deals"][0]["result"] == deal.result
+    plays = [f["trick"] for f in frames if f["trick"]]
+    assert plays == sorted(plays) and plays[0] == 1
+
+
+def test_downloads_give_the_deal_record_and_the_match_as_json_lines(client, matches):
+    m = matches[2]
+    one = client.get(reverse("download_deal", args=[m.pk, 1]))
+    assert one["Content-Disposition"].startswith("attachment")
+    assert json.loads(one.content) == Deal.objects.get(match=m, number=0).record
+    lines = client.get(reverse("download_match", args=[m.pk])).content.decode().strip().splitlines()
+    assert len(lines) == Deal.objects.filter(match=m).count()
+    for line in lines:
+        verdict = records.verify(json.loads(line))
+        assert verdict.finished and verdict.matches
+
+
+def test_the_upload_verifies_a_record_and_shows_its_replay(client, matches):
+    record = Deal.objects.get(match=matches[0], number=0).record
+    resp = client.post(reverse("upload_record"), {"text": json.dumps(record)})
+    html = resp.content.decode()
+    assert "Valid: the engine computes the same result." in html
+    assert len(replay_data(html)["deals"][0]["frames"]) == len(record["actions"]) + 1
+
+
+def test_the_upload_names_the_step_and_reason_of_an_illegal_action(client, matches):
+    record = Deal.objects.get(match=matches[0], number=0).record
+    bad = json.loads(json.dumps(record))
+    bad["actions"][1]["seat"] = bad["actions"][0]["seat"]      # the same seat acts twice
+    upload = SimpleUploadedFile("deal.json", json.dumps(bad).encode(), "application/json")
+    html = client.post(reverse("upload_record"), {"file": upload}).content.decode()
+    assert "Illegal action at step 1" in html and "It is not your turn." in html
+
+
+def test_the_upload_checks_every_line_of_a_match_and_reports_a_wrong_result(client, matches):
+    m = matches[2]
+    lines = client.get(reverse("download_match", args=[m.pk])).content.decode().strip().splitlines()
+    tampered = json.loads(lines[0])
+    tampered["result"]["points"] = [0, 0, 0, 26]
+    payload = "\n".join([json.dumps(tampered)] + lines[1:] + ["{not json"])
+    html = client.post(reverse("upload_record"), {"text": payload}).content.decode()
+    assert "the stated result differs from the engine" in html
+    assert "not valid JSON" in html
+    assert html.count("Valid: the engine computes the same result.") == len(lines) - 1
+    assert len(replay_data(html)["deals"]) == len(lines)
+
+
+def test_the_upload_refuses_an_empty_form(client):
+    html = client.post(reverse("upload_record"), {"text": "  "}).content.decode()
+    assert "Choose a file or paste a deal record." in html
