@@ -1,0 +1,49 @@
+/* The tournament page: listens on /ws/tournament/<id>/ and, when the tournament changes, swaps in
+ * the server-rendered live part (translated and with the viewer's register button) from
+ * data-live-url. Reconnects with backoff; a reconnect refreshes too, so nothing is missed. */
+(function () {
+  "use strict";
+  var app = document.getElementById("tournament-app");
+  if (!app) return;
+  var live = document.getElementById("tournament-live");
+  var conn = document.getElementById("tournament-conn");
+  var shown = -1, loading = false, again = false, delay = 500;
+
+  function currentVersion() {
+    var node = live.querySelector("[data-version]");
+    return node ? parseInt(node.dataset.version, 10) : -1;
+  }
+  shown = currentVersion();
+
+  function refresh() {
+    if (loading) { again = true; return; }
+    loading = true;
+    fetch(app.dataset.liveUrl, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) { live.innerHTML = html; shown = currentVersion(); })
+      .catch(function () { /* the next message or reconnect tries again */ })
+      .then(function () { loading = false; if (again) { again = false; refresh(); } });
+  }
+  window.tournamentPage = { refresh: refresh, version: function () { return shown; } };
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    var ws = new WebSocket(proto + location.host + app.dataset.wsUrl);
+    if (conn) conn.className = "conn conn-connecting";
+    ws.onopen = function () { delay = 500; if (conn) conn.className = "conn conn-online"; };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (!msg.state) return;
+      // The snapshot after a reconnect, or any update: refresh when the page is behind, and on
+      // every update (a table finishing changes results without bumping the version).
+      if (msg.type === "update" || msg.state.version !== shown) refresh();
+    };
+    ws.onclose = function () {
+      if (conn) conn.className = "conn conn-lost";
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 10000);
+    };
+  }
+  connect();
+})();

@@ -1,0 +1,140 @@
+"""A tournament in scaled mode: PostgreSQL, Redis, a Daphne, a separate Celery worker and beat.
+An 8-entrant Swiss of bots (one entrant never connects) starts at its time and runs to its final
+ranking by itself; the worker is killed mid-round and replaced, and still no round is created
+twice, no result is lost, and the page's socket (on Daphne, fed through Redis by the worker) sees
+every round.
+"""
+import asyncio
+import json
+import os
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.services import require
+
+from .test_scaled import BIN, ROOT, Procs, _free_port, _open, manage_shell, worker_args
+
+pytestmark = pytest.mark.scaled
+DB = "cards_tournament_scaled_test"
+
+SETUP = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from tournaments import services
+from tournaments.models import Tournament
+t = Tournament.objects.create(name="Scaled Swiss", game="sixtysix", variant="kurnik", format="swiss",
+    rounds=3, starts_at=timezone.now() + timedelta(seconds=8), bank_seconds=10, increment_seconds=0,
+    min_entries=4, max_entries=16, break_seconds=1)
+for i in range(7):
+    services.register(t.pk, User.objects.create(username=f"sbot{i}", is_bot=True, bot_level="random"))
+ghost = User.objects.create_user(username="ghost", password="x-Secret-123")
+services.register(t.pk, ghost)
+print(json.dumps({"tournament": t.pk}))
+"""
+
+CHECK = """
+import json
+from accounts.models import User
+from games.models import Match
+from tournaments.models import Entry, Game, Round, Tournament
+t = Tournament.objects.get(pk=%d)
+ghost = Entry.objects.get(tournament=t, user__username="ghost")
+games = list(Game.objects.filter(round__tournament=t))
+print(json.dumps({
+    "status": t.status, "rounds": list(Round.objects.filter(tournament=t).values_list("number", flat=True)),
+    "games": len(games), "results": sum(g.result is not None for g in games),
+    "matches_finished": sum(Match.objects.filter(table_id=g.table_id, finished=True).exists() for g in games),
+    "pairs": [sorted(g.players) for g in games],
+    "ghost_lost_on_time": [g.result["timed_out"] == [g.players.index(ghost.pk)] for g in games if ghost.pk in g.players],
+    "ranks": sorted(Entry.objects.filter(tournament=t).values_list("final_rank", flat=True)),
+    "ghost_rank": ghost.final_rank,
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def env():
+    require(_open(5432) and _open(6379), "PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
+    import psycopg
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB}")
+    import redis
+    redis.Redis.from_url("redis://127.0.0.1:6379/12").flushdb()
+    e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
+             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", REDIS_URL="redis://127.0.0.1:6379/12",
+             EMBEDDED_WORKER="0", BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", SWEEP_SECONDS="1",
+             TOURNAMENT_TICK_SECONDS="1", LOG_LEVEL="WARNING")
+    subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
+    return e
+
+
+async def _watch(port, tid, procs, deadline):
+    """Listen to the tournament page socket; kill the worker once round 2 is under way."""
+    import websockets
+
+    for _ in range(100):
+        try:
+            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tournament/{tid}/",
+                                          origin=f"http://127.0.0.1:{port}")
+            break
+        except OSError:
+            await asyncio.sleep(0.2)
+    else:
+        raise RuntimeError("daphne did not come up")
+    seen, killed = [], False
+    try:
+        while time.monotonic() < deadline:
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+            except asyncio.TimeoutError:
+                continue
+            st = msg["state"]
+            seen.append((st["status"], st["current_round"]))
+            playing = [g for r in st["rounds"] if r["number"] == st["current_round"]
+                       for g in r["games"] if g["points"] is None]
+            if not killed and st["current_round"] == 2 and len(playing) >= 2:
+                procs.kill("worker1")                      # mid-round, tables still playing
+                await asyncio.sleep(1.0)
+                procs.start("worker2", *worker_args("tworker2"))
+                killed = True
+            if st["status"] in ("finished", "cancelled"):
+                break
+    finally:
+        await ws.close()
+    return seen, killed
+
+
+def test_it_runs_a_swiss_by_itself_across_a_worker_kill(env):
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    started = time.monotonic()
+    setup = manage_shell(env, SETUP)
+    port = _free_port()
+    procs = Procs(env)
+    try:
+        procs.start("t-daphne", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+        procs.start("worker1", *worker_args("tworker1"))
+        procs.start("t-beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
+                    "--schedule", ROOT / "test-artifacts" / "celerybeat-tournament-schedule")
+        with ThreadPoolExecutor(1) as pool:
+            seen, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
+                                                           time.monotonic() + 100)).result()
+    finally:
+        procs.stop_all()
+    final = manage_shell(env, CHECK % setup["tournament"])
+    assert killed, seen
+    assert final["status"] == "finished", (final, seen[-3:])
+    assert final["rounds"] == [1, 2, 3]
+    assert final["games"] == final["results"] == final["matches_finished"] == 12
+    pairs = [tuple(p) for p in final["pairs"]]
+    assert len(pairs) == len(set(pairs)), "no repeat opponents, no duplicate game"
+    assert final["ghost_lost_on_time"] == [True, True, True]
+    assert final["ranks"] == list(range(1, 9)) and final["ghost_rank"] == 8
+    assert {r for s, r in seen if s == "running"} >= {1, 2, 3}     # the page saw every round live
+    assert seen[-1] == ("finished", 3)
+    assert time.monotonic() - started < 120

@@ -1,0 +1,43 @@
+"""The tournament page socket: ``/ws/tournament/<id>/``. Send-only and thin: one group per
+tournament (``tournament.<id>``); services broadcast the page's state on every commit that changes
+it (a round starts or ends, a table finishes, an entry comes or goes)."""
+from __future__ import annotations
+
+import json
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import WebsocketConsumer
+
+from . import services
+from .models import Tournament
+
+NOT_FOUND = 4404
+
+
+class TournamentConsumer(WebsocketConsumer):
+    group: str | None = None
+
+    def connect(self):
+        tid = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        if not Tournament.objects.filter(pk=tid).exists():
+            self.close(code=NOT_FOUND)
+            return
+        # Join first, then snapshot: nothing committed in between is missed.
+        self.group = services.group_name(tid)
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        self._send({"type": "snapshot", "state": services.state(Tournament.objects.get(pk=tid))})
+
+    def disconnect(self, code):
+        if self.group:
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None):
+        self._send({"type": "error", "code": "unknown_type",
+                    "reason": "The tournament socket only sends.", "version": None})
+
+    def tournament_send(self, event):
+        self._send({"type": "update", "state": event["state"]})
+
+    def _send(self, content):
+        self.send(text_data=json.dumps(content, separators=(",", ":")))

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.tournament_list, name="tournaments"),
+    path("<int:tournament_id>/", views.detail, name="tournament"),
+    path("<int:tournament_id>/live/", views.live, name="tournament_live"),
+    path("<int:tournament_id>/register/", views.register, name="tournament_register"),
+    path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+]

@@ -1,0 +1,69 @@
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games.models import GAME_CHOICES
+
+from . import services
+from .models import Entry, Tournament
+
+GAME_LABELS = dict(GAME_CHOICES)
+
+
+def tournament_list(request):
+    return render(request, "tournaments/list.html", {"groups": services.visible(), "game_labels": GAME_LABELS})
+
+
+def _context(request, t: Tournament) -> dict:
+    state = services.state(t)
+    mine = None
+    if request.user.is_authenticated:
+        mine = Entry.objects.filter(tournament=t, user=request.user, withdrawn=False).first()
+    return {
+        "t": t, "state": state, "mine": mine, "game_label": GAME_LABELS.get(t.game, t.game),
+        "registration_open": services.registration_open(t),
+        "can_register": (services.registration_open(t) and request.user.is_authenticated
+                         and not request.user.is_guest and mine is None),
+        "full": len(state["entries"]) >= t.max_entries,
+    }
+
+
+def detail(request, tournament_id):
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    ctx = _context(request, t)
+    ctx["ws_url"] = f"/ws/tournament/{t.pk}/"
+    ctx["live_url"] = reverse("tournament_live", args=[t.pk])
+    return render(request, "tournaments/detail.html", ctx)
+
+
+def live(request, tournament_id):
+    """The live part of the page, re-rendered when the socket says something changed."""
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/_live.html", _context(request, t))
+
+
+@require_POST
+def register(request, tournament_id):
+    url = reverse("tournament", args=[tournament_id])
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={url}")
+    get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.register(tournament_id, request.user)
+    except services.TournamentError as err:
+        messages.error(request, str(err))
+    return redirect(url)
+
+
+@require_POST
+def withdraw(request, tournament_id):
+    url = reverse("tournament", args=[tournament_id])
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={url}")
+    get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.withdraw(tournament_id, request.user)
+    except services.TournamentError as err:
+        messages.error(request, str(err))
+    return redirect(url)
