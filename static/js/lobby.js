@@ -58,15 +58,7 @@
       sel.value = "basic";
       fields.appendChild(node);
     }
-    var rated = document.getElementById("id_rated");
-    var hint = document.getElementById("rated-hint");
-    var syncRated = function () {
-      var bots = Array.prototype.some.call(form.querySelectorAll(".seat-select"), function (s) { return s.value; });
-      if (bots) { rated.checked = false; rated.disabled = true; hint.hidden = false; hint.textContent = t("rated_no_bots"); }
-      else { rated.disabled = false; hint.hidden = true; }
-    };
-    form.addEventListener("change", syncRated);
-    syncRated();
+    // Bots have ratings too (ratings app): a table with bots may be rated.
   }
 
   /* ---------------------------------------------------------------- live list */
@@ -93,7 +85,9 @@
       (tb.seats || []).forEach(function (s) {
         var chip;
         if (!s.name) { open++; chip = el("span", "seat-chip open", t("open_seat")); }
-        else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""), s.name);
+        else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""),
+          s.is_bot && s.name.indexOf("bot:") === 0 ?     // one bot user per level: name it per seat
+            t("bot_seat", { n: s.seat + 1, level: t("level_" + (s.bot_level || s.name.slice(4))) }) : s.name);
         list.appendChild(chip);
       });
       seats.appendChild(list);

@@ -49,7 +49,7 @@
     version: null, table: null, view: null, you: null, chat: [],
     busy: false, busyTimer: null, selected: [], marriageFor: null,
     overlay: null, overlayDismissed: {}, ws: null, retry: 0, conn: "connecting",
-    clockAt: Date.now(), skew: 0, gotSnapshot: false
+    clockAt: Date.now(), skew: 0, gotSnapshot: false, pending: null, retryAction: null
   };
   window.tableClient = { state: S, t: t };
 
@@ -85,6 +85,8 @@
     ws.onclose = function (ev) {
       if (S.ws !== ws) return;
       S.ws = null;
+      S.pending = null;
+      S.retryAction = null;
       clearBusy();
       if (ev.code === 4403 || ev.code === 4404 || ev.code === 4401) {
         setConn("forbidden");
@@ -108,9 +110,10 @@
     return true;
   }
 
-  function act(action) {
+  function act(action, tries) {
     if (S.busy) return;
     if (send({ type: "action", version: S.version, action: action })) {
+      S.pending = { action: action, tries: tries || 0 };
       S.busy = true;
       S.busyTimer = setTimeout(function () { clearBusy(); render(); }, 6000);
       S.marriageFor = null;
@@ -141,16 +144,28 @@
         if (msg.invite) S.invite = msg.invite;
         autoSit();
         renderChat();
+        retryStale();
         break;
       case "update":
         if (S.version !== null && typeof msg.version === "number" && msg.version < S.version) return;
         accept(msg);
+        if (S.pending && (msg.events || [msg.event]).some(function (ev) {
+          return ev && ev.kind === "action" && ev.seat === mySeat();
+        })) S.pending = null;                        // our own action went through
         onEvent(msg.event);
         break;
       case "chat":
         if (msg.message) { S.chat.push(msg.message); appendChat(msg.message); }
         return;
       case "error":
+        if (msg.code === "stale" && S.pending && S.pending.tries < 3) {
+          // Someone else moved first; the server follows with a snapshot: stay busy until then,
+          // and retry if the action still stands (see retryStale).
+          S.retryAction = S.pending;
+          S.pending = null;
+          return;
+        }
+        S.pending = null;
         clearBusy();
         if (msg.code !== "stale") toast(msg.reason || msg.code, "error");
         render();
@@ -176,6 +191,21 @@
     // keep only selected cards still in hand
     var hand = (S.view && S.view.hand) || [];
     S.selected = S.selected.filter(function (c) { return hand.indexOf(c) >= 0; });
+  }
+
+  /* A simultaneous phase (the hearts pass) lets several seats act on the same version: a pass sent
+   * while a bot's pass was being stored is refused as stale. The player's choice still stands when
+   * the fresh snapshot still asks this seat for a pass with those cards in hand, so it is sent again
+   * with the new version (up to three times: bots may pass in a quick row). Turn-based actions are never retried: the player must see what
+   * changed first. */
+  function retryStale() {
+    var pending = S.retryAction, action = pending && pending.action;
+    S.retryAction = null;
+    if (!action || action.type !== "pass" || !S.view || S.view.phase !== "pass") return;
+    var hand = S.view.hand || [];
+    var ok = legal().some(function (a) { return a.type === "pass"; }) &&
+      (action.cards || []).every(function (c) { return hand.indexOf(c) >= 0; });
+    if (ok) act(action, pending.tries + 1);
   }
 
   /* "Join" in the lobby links here with ?sit=1: take the first open seat once. */
@@ -209,9 +239,19 @@
     if (n === 2) return rel === 0 ? "bottom" : "top";
     return ["bottom", "left", "top", "right"][rel];
   }
+  /* A bot seat's wire name is "bot:<level>" (one bot user per level): shown per seat, translated,
+   * so four bots read "Bot 2 (random)", "Bot 3 (random)"... A seat a bot took over keeps its
+   * player's name (and gets a bot badge). */
+  function isBotName(name) { return typeof name === "string" && name.indexOf("bot:") === 0; }
+  function botSeatName(seat, level) {
+    return t("bot_seat", { n: seat + 1, level: t("level_" + (level || "random")) });
+  }
   function seatName(seat) {
     var info = S.table && S.table.seats && S.table.seats[seat];
+    if (info && info.name && info.is_bot && isBotName(info.name)) return botSeatName(seat, info.bot_level || info.name.slice(4));
     if (info && info.name) return info.name;
+    var pl = S.view && S.view.players && S.view.players[seat];
+    if (isBotName(pl)) return botSeatName(seat, pl.slice(4));
     if (S.view && S.view.players && S.view.players[seat]) return S.view.players[seat];
     return t("seat_n", { n: seat + 1 });
   }
@@ -327,7 +367,7 @@
       var head = el("div", "seat-head");
       var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
       head.appendChild(name);
-      if (info && info.is_bot) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
+      if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
       if (info && info.name && !info.is_bot && info.connected === false) head.appendChild(el("span", "badge away", t("away")));
       if (v && v.dealer === seat) head.appendChild(el("span", "badge dealer", t("dealer_short")));
       box.appendChild(head);

@@ -2,7 +2,8 @@
 database, driven by Debian's chromium through Playwright's sync API.
 
 pytest-django's live_server speaks no websockets, so the server is a subprocess; a test that needs
-the server-side truth (which cards are hidden) asks it through ``server.state(table_id)``.
+the server-side truth (which cards are hidden) asks it through ``server.state(table_id)``, and a
+test that needs a chosen deal starts its table with ``server.scenario(spec)`` (tests/browser/scenarios.py).
 """
 import json
 import os
@@ -88,7 +89,17 @@ def server(tmp_path_factory):
                                  cwd=ROOT, env=env, check=True, capture_output=True, text=True)
             return json.loads(out.stdout.strip().splitlines()[-1])
 
-        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", state=state, log=work / "daphne.log")
+        def scenario(spec: dict) -> int:
+            """A started table whose deal comes from ``spec`` (see tests/browser/scenarios.py)."""
+            out = subprocess.run([sys.executable, "manage.py", "shell", "-c",
+                                  "import os; from tests.browser.scenarios import main; "
+                                  "main(os.environ['SCENARIO_SPEC'])"],
+                                 cwd=ROOT, env=dict(env, SCENARIO_SPEC=json.dumps(spec)), check=True,
+                                 capture_output=True, text=True)
+            return json.loads(out.stdout.strip().splitlines()[-1])["table_id"]
+
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", state=state, scenario=scenario,
+                              log=work / "daphne.log")
     finally:
         proc.terminate()
         try:

@@ -95,6 +95,15 @@ def wait_my_turn(page):
         "() => { const s = window.tableClient.state; return s.view && s.view.legal.length > 0 && !s.busy; }")
 
 
+def wait_passed_and_my_turn(page):
+    """After our pass: wait for the update in which all four have passed (the cards have arrived,
+    the play phase began) and it is our turn. Bots pass at any moment, before or after us."""
+    page.wait_for_function(
+        "() => { const s = window.tableClient.state, v = s.view;"
+        " return v && v.phase !== 'pass' && v.received && v.received.length === 3"
+        " && v.legal.length > 0 && !s.busy; }")
+
+
 def dom_cards(page):
     return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
 
@@ -142,7 +151,7 @@ def test_it_plays_a_hearts_deal_with_a_pass_and_survives_a_reload(server, new_pa
     page.screenshot(path=str(artifacts / "hearts-pass.png"))
     done = play_until(page, "hearts", ".result-panel", timeout=20, max_steps=1)
     assert done[0] == "pass"
-    wait_my_turn(page)
+    wait_passed_and_my_turn(page)
     received = page.locator("#hand .card.received")
     assert received.count() == 3
     page.screenshot(path=str(artifacts / "hearts-play.png"))

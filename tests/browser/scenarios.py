@@ -1,0 +1,59 @@
+"""Scenario tables for browser tests: a started table whose current deal comes from explicit hands
+(and optionally a prefix of actions already played), written through the ORM.
+
+Test-only: production code has no way to choose a deal. It runs inside the browser server's
+environment (its database) through ``manage.py shell``; see the ``scenario`` fixture in conftest.py.
+
+A spec (JSON): ``{"owner": username, "game", "variant", "seats": ["me", "random", ...],
+"dealer", "deal_number", "scores", "bags", "hands": [[codes]...], "stock", "trump_card",
+"actions": [action objects already played]}``. The owner must be to act when the page loads (the
+browser server's worker only hears of tables it scheduled itself; the sweeper would pick a bot move
+up only a couple of seconds late).
+"""
+from __future__ import annotations
+
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.engine import core
+from games.engine.core import Match as EngineMatch
+from games.models import Deal, Match, Table
+
+
+def start(spec: dict) -> int:
+    owner = User.objects.get(username=spec["owner"])
+    table = services.create_table(owner, spec["game"], spec.get("variant"), seats=spec["seats"],
+                                  bank_seconds=spec.get("bank_seconds", 600), increment_seconds=5)
+    now = timezone.now()
+    with transaction.atomic():
+        live = services._lock(table.pk)
+        t = live.table
+        players = [services._seat_name(s) for s in live.seats]
+        engine = EngineMatch.start(t.game, t.variant, players, first_dealer=spec.get("dealer", 0))
+        if spec.get("scores") is not None:
+            engine.scores = list(spec["scores"])
+        if spec.get("bags") is not None:
+            engine.bags = list(spec["bags"])
+        engine.deal_number = spec.get("deal_number", 0)
+        if spec.get("hands"):
+            state = core.new_state(engine.setup_for(spec["hands"], spec.get("stock"), spec.get("trump_card")))
+        else:                                            # a shuffled deal from the chosen scores
+            state = engine.new_deal()
+        for action in spec.get("actions", ()):
+            state.apply(action)
+        live.match = Match.objects.create(table=t, state=engine.to_dict())
+        live.engine = engine
+        live.deal = Deal.objects.create(match=live.match, number=engine.deal_number, record=state.record())
+        live.state = state
+        t.status = Table.Status.PLAYING
+        services._run_clocks(live, now)
+        services._bump(live, now)
+    return table.pk
+
+
+def main(text: str) -> None:
+    print(json.dumps({"table_id": start(json.loads(text))}))
