@@ -1,12 +1,22 @@
 """ASGI entry point for Daphne: the application, plus in embedded mode a Celery worker and beat
 running as threads of this process (no broker or worker to install)."""
+import asyncio
 import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from config.routing import application  # noqa: E402,F401
+from config.routing import application as _routed  # noqa: E402
 from django.conf import settings  # noqa: E402
+
+from games import broadcast  # noqa: E402
+
+
+async def application(scope, receive, send):
+    # The embedded worker thread sends through this loop, home of the in-memory channel layer.
+    broadcast.set_home_loop(asyncio.get_running_loop())
+    return await _routed(scope, receive, send)
+
 
 if settings.EMBEDDED_WORKER:
     from config.embedded import start_embedded_celery

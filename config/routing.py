@@ -6,7 +6,10 @@ from django.core.asgi import get_asgi_application
 
 http = get_asgi_application()  # sets Django up before the consumers are imported
 
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa: E402
+
+websocket_urlpatterns = games_ws + tournaments_ws
 
 application = ProtocolTypeRouter({
     "http": http,

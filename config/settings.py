@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -91,7 +92,8 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # django.db.backends.sqlite3 with write transactions queued in-process (see there).
+            "ENGINE": "config.sqlite",
             "NAME": env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {
                 # IMMEDIATE: every atomic block takes the write lock up front, which is what
@@ -100,6 +102,8 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Sockets run services on pool threads: reconnecting per message cost more than the move.
+            "CONN_MAX_AGE": env.int("CONN_MAX_AGE", default=60),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -144,7 +148,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
@@ -157,7 +161,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05   # kombu's default is 1 s
 CELERY_BEAT_SCHEDULE = {
-    "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=5.0)},
+    "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": env.float("SWEEP_SECONDS", default=1.0)},
+    "rate-lost-matches": {"task": "ratings.tasks.sweep", "schedule": 60.0},
+    # Starts due tournaments and moves running ones on (tournaments/tasks.py).
+    "tournament-tick": {"task": "tournaments.tasks.tournament_tick",
+                        "schedule": env.float("TOURNAMENT_TICK_SECONDS", default=3.0)},
 }
 # Embedded mode runs a Celery worker and beat as threads of the ASGI process (config/asgi.py).
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
@@ -166,6 +174,9 @@ EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswi
 GAMES_BOT_DELAY_MS = env.int("BOT_DELAY_MS", default=700)       # human-like pause before a bot acts
 GAMES_DEAL_PAUSE_MS = env.int("DEAL_PAUSE_MS", default=4000)    # pause between deals
 GAMES_REPLACEMENT_BOT = env.str("REPLACEMENT_BOT", default="basic")  # who takes a timed-out seat
+# Work due within this many seconds gets a Celery task at its time; later deadlines (players'
+# clocks) are found by the sweeper every SWEEP_SECONDS.
+GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
 
 LOGGING = {
     "version": 1,

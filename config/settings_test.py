@@ -9,9 +9,13 @@ from .settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMBEDDED_WORKER = False
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
 CELERY_BROKER_URL = "memory://"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+if DATABASES["default"]["ENGINE"] == "config.sqlite":  # noqa: F405
+    # pytest-django holds a transaction open across a test: a process-wide write lock would
+    # deadlock the threads a socket test starts. Live-server tests run the real backend.
+    DATABASES["default"]["ENGINE"] = "django.db.backends.sqlite3"  # noqa: F405
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

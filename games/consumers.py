@@ -8,19 +8,24 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import services
+from . import broadcast, services
 from .engine.core import GAME_NAMES
 from .models import Table
 from .services import ServiceError
 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+
+
+def in_thread(func):
+    """Run blocking work (the database, the engine) off the event loop, on any pool thread."""
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 def _language(scope) -> str:
@@ -36,63 +41,91 @@ def _language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class TableConsumer(WebsocketConsumer):
+class TableConsumer(AsyncWebsocketConsumer):
+    """One socket at one table. Service calls run on worker threads (``thread_sensitive=False``),
+    so the tables of a process proceed in parallel instead of queueing on Channels' one sync
+    thread; what a call commits is sent from this loop (games/broadcast.py)."""
+
     group: str | None = None
     seat: int | None = None
 
     # --- connection ---------------------------------------------------------------------------
-    def connect(self):
+    async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [None])[0]
+        refusal = await in_thread(self._refusal)()
+        if refusal is not None:
+            await self.close(code=refusal)
+            return
+        await self.accept()
+        await self._resync(kind="snapshot")
+
+    def _refusal(self) -> int | None:
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
-            self.close(code=NOT_FOUND)
-            return
+            return NOT_FOUND
         if not services.can_watch(table, self.user, self.invite):
-            self.close(code=FORBIDDEN)
-            return
-        self.accept()
-        self._resync(kind="snapshot")
+            return FORBIDDEN
+        return None
 
-    def disconnect(self, code):
+    async def disconnect(self, code):
         if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
-            services.set_connected(self.table_id, self.seat, -1)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await in_thread(services.set_connected)(self.table_id, self.seat, -1)
 
-    def _join(self, seat: int | None) -> None:
+    async def _join(self, seat: int | None) -> None:
         group = services.spectator_group(self.table_id) if seat is None else services.seat_group(self.table_id, seat)
         if group == self.group:
             return
         if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
-            services.set_connected(self.table_id, self.seat, -1)
-        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
-        services.set_connected(self.table_id, seat, +1)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await in_thread(services.set_connected)(self.table_id, self.seat, -1)
+        await self.channel_layer.group_add(group, self.channel_name)
+        await in_thread(services.set_connected)(self.table_id, seat, +1)
         self.group, self.seat = group, seat
 
-    def _resync(self, kind="snapshot", events=None) -> None:
+    async def _resync(self, kind="snapshot", events=None) -> None:
         """Join the right group, then send a full snapshot (joining first: nothing is missed)."""
-        msg, seat = services.snapshot(self.table_id, self.user)
+        msg, seat = await in_thread(self._snapshot)()
         if seat != self.seat or self.group is None:
-            self._join(seat)
-            msg, seat = services.snapshot(self.table_id, self.user)
+            await self._join(seat)
+            msg, seat = await in_thread(self._snapshot)()
         msg["type"] = kind
         if events:
             msg["event"] = events[-1]
             msg["events"] = events
-        self.send_json(msg)
+        await self.send_json(msg)
+
+    def _snapshot(self):
+        with translation.override(self.language):
+            return services.snapshot(self.table_id, self.user)
 
     # --- from the client ------------------------------------------------------------------------
-    def receive(self, text_data=None, bytes_data=None):
-        with translation.override(self.language):
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            data = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError):
+            data = None
+        if isinstance(data, dict) and data.get("type") == "sync":
+            await self._resync()
+            return
+        sent, error = await in_thread(self._handle)(data)
+        await broadcast.send(self.channel_layer, sent)
+        if error is not None:
+            await self.send_json(error)
+            if error["code"] == "stale":
+                await self._resync()
+
+    def _handle(self, data) -> tuple[list, dict | None]:
+        """Run one client message through the services on a worker thread: the messages its
+        commit produced, and the error to answer with (None when it was applied)."""
+        with translation.override(self.language), broadcast.collecting() as sent:
             try:
-                try:
-                    data = json.loads(text_data if text_data is not None else bytes_data)
-                except (TypeError, ValueError):
-                    raise ServiceError("bad_json", _("That message is not valid JSON.")) from None
+                if data is None:
+                    raise ServiceError("bad_json", _("That message is not valid JSON."))
                 if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                     raise ServiceError("bad_request", _("A message must be an object with a type."))
                 handler = self.HANDLERS.get(data["type"])
@@ -100,15 +133,14 @@ class TableConsumer(WebsocketConsumer):
                     raise ServiceError("unknown_type", _("Unknown message type."))
                 handler(self, data)
             except ServiceError as err:
-                self._error(err)
+                return sent, self._error(err)
+        return sent, None
 
-    def _error(self, err: ServiceError) -> None:
+    def _error(self, err: ServiceError) -> dict:
         version = err.version
         if version is None:
             version = Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
-        self.send_json({"type": "error", "code": err.code, "reason": err.reason, "version": version})
-        if err.code == "stale":
-            self._resync()
+        return {"type": "error", "code": err.code, "reason": err.reason, "version": version}
 
     def on_action(self, data):
         services.act(self.table_id, self.user, data.get("version"), data.get("action"))
@@ -125,41 +157,39 @@ class TableConsumer(WebsocketConsumer):
     def on_chat(self, data):
         services.chat(self.table_id, self.user, data.get("text"))
 
-    def on_sync(self, data):
-        self._resync()
-
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
-                "chat": on_chat, "sync": on_sync}
+                "chat": on_chat}
 
     # --- from the group -----------------------------------------------------------------------------
-    def table_send(self, event):
-        self.send_json(event["message"])
+    async def table_send(self, event):
+        await self.send_json(event["message"])
 
-    def table_resync(self, event):
-        self._resync(kind="update", events=event.get("events"))
+    async def table_resync(self, event):
+        await self._resync(kind="update", events=event.get("events"))
 
-    def send_json(self, content):
-        self.send(text_data=json.dumps(content, separators=(",", ":")))
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
 
-class LobbyConsumer(WebsocketConsumer):
-    def connect(self):
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
         self.game = self.scope["url_route"]["kwargs"]["game"]
         if self.game not in GAME_NAMES:
-            self.close(code=NOT_FOUND)
+            await self.close(code=NOT_FOUND)
             return
         self.group = services.lobby_group(self.game)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
-        self.send(text_data=json.dumps({"type": "tables", "tables": services.lobby_tables(self.game)}))
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        tables = await in_thread(services.lobby_tables)(self.game)
+        await self.send(text_data=json.dumps({"type": "tables", "tables": tables}))
 
-    def disconnect(self, code):
+    async def disconnect(self, code):
         if getattr(self, "group", None):
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    def receive(self, text_data=None, bytes_data=None):
-        self.send(text_data=json.dumps({"type": "error", "code": "unknown_type",
-                                        "reason": "The lobby socket only sends.", "version": None}))
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type",
+                                              "reason": "The lobby socket only sends.", "version": None}))
 
-    def lobby_send(self, event):
-        self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))
+    async def lobby_send(self, event):
+        await self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))

@@ -14,8 +14,6 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -23,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import bots
+from games import bots, broadcast, reasons
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
@@ -89,21 +87,29 @@ def rebuild_state(record: dict) -> State:
 
 
 def _load(table: Table) -> Live:
+    """Everything below the table row (which the caller read, with its owner and match joined)."""
     seats = list(table.seats.select_related("user"))
     live = Live(table=table, seats=seats)
-    match = Match.objects.filter(table=table).first()
-    if match is not None:
-        live.match = match
-        live.engine = EngineMatch.from_dict(match.state)
-        live.deal = match.deals.order_by("-number").first()
-        if live.deal is not None:
-            live.state = rebuild_state(live.deal.record)
+    try:
+        match = table.match
+    except Match.DoesNotExist:
+        return live
+    live.match = match
+    live.engine = EngineMatch.from_dict(match.state)
+    live.deal = match.deals.order_by("-number").first()
+    if live.deal is not None:
+        live.state = rebuild_state(live.deal.record)
     return live
+
+
+def _tables():
+    return Table.objects.select_related("owner", "match")
 
 
 def _lock(table_id: int) -> Live:
     try:
-        table = Table.objects.select_for_update().get(pk=table_id)
+        # of=("self",): lock the table row only, not the joined owner and match rows.
+        table = _tables().select_for_update(of=("self",)).get(pk=table_id)
     except Table.DoesNotExist:
         raise ServiceError("not_found", _("There is no such table.")) from None
     return _load(table)
@@ -113,7 +119,7 @@ def load(table_id: int) -> Live:
     """A consistent read without a lock: retried if the table moved while it was being read."""
     for _attempt in range(5):
         try:
-            table = Table.objects.get(pk=table_id)
+            table = _tables().get(pk=table_id)
         except Table.DoesNotExist:
             raise ServiceError("not_found", _("There is no such table.")) from None
         live = _load(table)
@@ -208,9 +214,12 @@ def view_for(live: Live, seat: int | None) -> dict | None:
 def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[dict] | None = None,
             now: datetime | None = None, table: dict | None = None) -> dict:
     """A ``snapshot``/``update`` message for one seat (None: the public one). ``event`` is the
-    last of the commit's ``events`` (an action that ends a deal: action, deal_end[, match_end])."""
+    last of the commit's ``events`` (an action that ends a deal: action, deal_end[, match_end]).
+    ``now``: the server's time (epoch ms) the message's clocks were computed at; clients take their
+    clock offset from it."""
+    now = now or timezone.now()
     msg = {"type": kind, "version": live.table.version, "table": table or table_json(live, now),
-           "view": view_for(live, seat), "you": seat}
+           "view": view_for(live, seat), "you": seat, "now": _epoch_ms(now)}
     if events:
         msg["event"] = events[-1]
         msg["events"] = events
@@ -245,22 +254,9 @@ def lobby_tables(game: str) -> list[dict]:
 
 
 # --- sending, on commit only ---------------------------------------------------------------------
-def _group_send(group: str, payload: dict) -> None:
-    _send_many([(group, payload)])
-
-
 def _send_many(messages: list[tuple[str, dict]]) -> None:
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-
-    async def send_all():
-        for group, payload in messages:
-            try:
-                await layer.group_send(group, payload)
-            except Exception:  # a broken layer must not undo a committed move
-                log.exception("broadcast to %s failed", group)
-    async_to_sync(send_all)()   # one hop to the event loop per commit, not per group
+    """Hand a committed change's messages to the broadcaster (tests capture them here)."""
+    broadcast.deliver(messages)
 
 
 def _on_commit_send(messages: list[tuple[str, dict]]) -> None:
@@ -271,33 +267,43 @@ def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = 
                lobby: bool = False) -> None:
     """Queue, for after the commit, one message per seat group and one for the spectators.
 
+    The messages are built after the commit too: ``live`` no longer changes then, and the views
+    are not built while the transaction (on SQLite, the one write turn) is held.
     ``resync``: seats changed hands, so each socket rebuilds its own snapshot (and its group).
     """
     t = live.table
     event = events[-1]
     n = live.game_rules.seats
-    out: list[tuple[str, dict]] = []
-    if resync:
-        for group in all_groups(t.pk, n):
-            out.append((group, {"type": "table.resync", "event": event, "events": events}))
-    else:
-        table = table_json(live, now)
-        for s in range(n):
-            out.append((seat_group(t.pk, s),
-                        {"type": "table.send", "message": message(live, s, "update", events, now, table)}))
-        out.append((spectator_group(t.pk),
-                    {"type": "table.send", "message": message(live, None, "update", events, now, table)}))
-    _on_commit_send(out)
+
+    def send_views():
+        out: list[tuple[str, dict]] = []
+        if resync:
+            for group in all_groups(t.pk, n):
+                out.append((group, {"type": "table.resync", "event": event, "events": events}))
+        else:
+            table = table_json(live, now)
+            for s in range(n):
+                out.append((seat_group(t.pk, s),
+                            {"type": "table.send", "message": message(live, s, "update", events, now, table)}))
+            out.append((spectator_group(t.pk),
+                        {"type": "table.send", "message": message(live, None, "update", events, now, table)}))
+        _send_many(out)
+
+    transaction.on_commit(send_views)
     if lobby:
         game = t.game
-        transaction.on_commit(lambda: _group_send(lobby_group(game),
-                                                  {"type": "lobby.send", "tables": lobby_tables(game)}))
+        transaction.on_commit(lambda: _send_many([(lobby_group(game),
+                                                    {"type": "lobby.send", "tables": lobby_tables(game)})]))
     _schedule(live)
 
 
 def _schedule(live: Live) -> None:
+    """Enqueue the table's next due work after the commit, if it is due soon. A deadline further
+    off (a player's clock) is left to the sweeper, which runs every second: otherwise every move
+    would leave a long-delayed task behind in the broker, and most of them would find the version
+    moved on."""
     t = live.table
-    if t.due_at is None:
+    if t.due_at is None or t.due_at > timezone.now() + timedelta(seconds=settings.GAMES_TASK_HORIZON_SECONDS):
         return
     table_id, version, due = t.pk, t.version, t.due_at
 
@@ -311,7 +317,7 @@ def _bump(live: Live, now: datetime) -> None:
     t = live.table
     t.version += 1
     t.due_at = _due_at(live, now)
-    t.save()
+    t.save(update_fields=["version", "due_at", "status", "next_deal_at", "updated_at"])
 
 
 def _due_at(live: Live, now: datetime) -> datetime | None:
@@ -377,8 +383,9 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     if len(spec) != rules.seats or spec.count("me") > 1 or any(
             isinstance(s, str) and s not in ("me", "") and s not in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
-    if rated and any(s in BOT_LEVELS for s in spec):
-        raise ServiceError("bad_request", _("Rated tables are for people only."))
+    # Bots have ratings too, so they may sit at rated tables; guests never do.
+    if rated and any(not isinstance(s, str) and s.is_guest for s in spec):
+        raise ServiceError("forbidden", _("Guests play on unrated tables only."))
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
@@ -505,7 +512,7 @@ def act(table_id: int, user, version, action) -> None:
         try:
             _commit_action(live, seat, dict(action, seat=seat), now)
         except IllegalAction as exc:
-            raise ServiceError("illegal", _(exc.reason), t.version) from None
+            raise ServiceError("illegal", reasons.translate(exc.reason), t.version) from None
 
 
 def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_events=()) -> None:
@@ -533,7 +540,7 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
             live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
         live.match.save()
         lobby = True
-    deal.save()
+    deal.save(update_fields=["record", "result", "finished"])
     _run_clocks(live, now)
     _bump(live, now)
     _broadcast(live, events, now, lobby=lobby)
@@ -673,7 +680,7 @@ def set_connected(table_id: int, seat: int | None, delta: int) -> None:
 
 
 # --- the sweeper ---------------------------------------------------------------------------------
-def overdue_tables(grace_seconds: float = 2.0) -> list[int]:
+def overdue_tables(grace_seconds: float = 0.5) -> list[int]:
     limit = timezone.now() - timedelta(seconds=grace_seconds)
     return list(Table.objects.filter(status__in=[Status.PLAYING, Status.BETWEEN_DEALS], due_at__lte=limit)
                 .values_list("pk", flat=True)[:500])

@@ -62,3 +62,9 @@ def make_user(db):
     def make(name="ala", password="a-Secret-123", **extra):
         return User.objects.create_user(username=name, password=password, **extra)
     return make
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: they are the slowest, and Playwright's sync API keeps an event loop
+    marked as running in the main thread, where later asyncio tests could not start their own."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

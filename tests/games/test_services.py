@@ -156,6 +156,17 @@ def test_it_sets_a_deadline_of_bank_plus_increment(make_user, task_queue):
     assert s.bank_ms == 65_000 and s.turn_started_at is not None
     table = Table.objects.get(pk=t.pk)
     assert table.due_at == s.turn_started_at + timedelta(seconds=65)
+    # A deadline that far off is the sweeper's (no task waits 65 s in the broker) ...
+    assert all(p[1] != table.version for p in task_queue.pending)
+    Table.objects.filter(pk=t.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    from games.tasks import sweep
+    assert t.pk in services.overdue_tables() and sweep() == 1
+
+
+def test_it_schedules_a_task_for_a_deadline_within_the_horizon(make_user, task_queue, settings):
+    settings.GAMES_TASK_HORIZON_SECONDS = 120
+    t, ala, ola = two_player_table(make_user, bank_seconds=60, increment_seconds=5)
+    table = Table.objects.get(pk=t.pk)
     assert task_queue.pending[-1] == (t.pk, table.version, table.due_at)
 
 
@@ -206,8 +217,10 @@ def test_it_waits_between_deals_then_deals_the_next(make_user, task_queue, setti
     assert table.due_at == table.next_deal_at > timezone.now() + timedelta(seconds=50)
     assert services.advance(t.pk, table.version) == table.due_at   # too early: nothing happens
     assert Table.objects.get(pk=t.pk).version == table.version
-    Table.objects.filter(pk=t.pk).update(due_at=timezone.now(), next_deal_at=timezone.now())
-    task_queue.run_all_of(t.pk)              # the pause is over
+    over = timezone.now() - timedelta(seconds=1)
+    Table.objects.filter(pk=t.pk).update(due_at=over, next_deal_at=over)
+    from games.tasks import sweep
+    sweep()                                  # the pause is over (60 s: the sweeper's to find)
     assert Deal.objects.filter(match__table=t).count() >= 2
 
 

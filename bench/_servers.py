@@ -1,0 +1,211 @@
+"""Server processes for bench/live.py: environments, start/stop, readiness and CPU accounting.
+
+Everything listens on 127.0.0.1 only. Processes are started in their own session and stopped by
+their own pid (their children with them), never by name.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+PG_URL_BASE = "postgres://postgres@127.0.0.1:5432"
+PG_DB = "bench_live"
+REDIS_DB = 9            # our own Redis DB number (Celery broker keys); tests use none
+
+
+def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
+                        "EMBEDDED_WORKER", "SQLITE_PATH")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "1",                    # the embedded default; DEBUG's query log is off under ASGI
+        "LOG_LEVEL": "WARNING",
+        "BOT_DELAY_MS": str(bot_delay_ms),
+        "DEAL_PAUSE_MS": str(deal_pause_ms),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": str(ROOT),
+    })
+    return env
+
+
+def embedded_env(workdir: Path, **kw) -> dict:
+    env = base_env(workdir, **kw)
+    env["SQLITE_PATH"] = str(workdir / "bench.sqlite3")
+    return env
+
+
+def scaled_env(workdir: Path, **kw) -> dict:
+    env = base_env(workdir, **kw)
+    env["DATABASE_URL"] = f"{PG_URL_BASE}/{PG_DB}"
+    env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+    return env
+
+
+def reset_postgres() -> None:
+    """Drop and recreate the bench database (only ours: bench_live)."""
+    import psycopg  # from the project venv
+
+    with psycopg.connect(f"{PG_URL_BASE}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {PG_DB}")
+
+
+def reset_redis() -> None:
+    import redis
+
+    redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
+
+
+def run_checked(args: list[str], env: dict, log: Path, timeout: float = 600) -> str:
+    with open(log, "ab") as err:
+        out = subprocess.run(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=err,
+                             timeout=timeout)
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(args[:3])}... failed ({out.returncode}); see {log}")
+    return out.stdout.decode()
+
+
+class Proc:
+    def __init__(self, name: str, args: list[str], env: dict, log: Path):
+        self.name = name
+        self.log = log
+        self.fh = open(log, "ab")
+        self.p = subprocess.Popen(args, env=env, cwd=ROOT, stdout=self.fh, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+
+    @property
+    def pid(self) -> int:
+        return self.p.pid
+
+    def alive(self) -> bool:
+        return self.p.poll() is None
+
+    def stop(self, timeout: float = 10) -> None:
+        if self.p.poll() is None:
+            try:
+                os.killpg(self.p.pid, signal.SIGTERM)   # its own session: it and its children only
+            except ProcessLookupError:
+                pass
+            try:
+                self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(self.p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.p.wait(5)
+        self.fh.close()
+
+
+def daphne(port: int, env: dict, log: Path) -> Proc:
+    return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                                   "config.asgi:application"], env, log)
+
+
+def celery_worker(env: dict, log: Path, concurrency: int = 2) -> Proc:
+    # -B: the sweeper (beat) runs with the worker, as a deployment would run beat somewhere.
+    return Proc("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "-B", "-l", "WARNING",
+                           "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                           "-s", str(log.parent / "celerybeat-schedule")], env, log)
+
+
+def wait_port(port: int, proc: Proc, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not proc.alive():
+            raise SystemExit(f"{proc.name} exited early; see {proc.log}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{proc.name} did not listen on {port} within {timeout}s; see {proc.log}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- CPU from /proc ------------------------------------------------------------------------------
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(ppid, user+system CPU seconds) of one process."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2:].split()
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of a process and all its live descendants."""
+    stats = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            s = _stat(int(d))
+            if s:
+                stats[int(d)] = s
+    total, todo, seen = 0.0, [root], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in stats:
+            continue
+        seen.add(pid)
+        total += stats[pid][1]
+        todo.extend(p for p, (pp, _c) in stats.items() if pp == pid)
+    return total
+
+
+def named_cpu(names: tuple[str, ...]) -> dict[int, float]:
+    """CPU seconds per pid of every process whose command name starts with one of ``names``
+    (read only: PostgreSQL and Redis are shared services, we only look at them)."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit() and _comm(int(d)).startswith(names):
+            s = _stat(int(d))
+            if s:
+                out[int(d)] = s[1]
+    return out
+
+
+def cpu_sample(procs: dict[str, int]) -> dict:
+    out = {name: tree_cpu(pid) for name, pid in procs.items()}
+    out["postgres+redis"] = named_cpu(("postgres", "redis-server"))
+    out["loadgen"] = sum(os.times()[:2])
+    return out
+
+
+def cpu_delta(a: dict, b: dict) -> dict[str, float]:
+    """CPU seconds used between two samples (per-pid for the services: backends come and go)."""
+    out = {}
+    for k, v in b.items():
+        if isinstance(v, dict):
+            out[k] = sum(c - a[k].get(pid, 0.0) for pid, c in v.items())
+        else:
+            out[k] = v - a[k]
+    return out
+
+
+def dump(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"))

@@ -1,0 +1,412 @@
+"""Live-load benchmark: N four-seat tables played by scripted websocket clients on loopback.
+
+    .venv/bin/python bench/live.py --mode embedded --tables 200 --seconds 30 --warmup 5
+    .venv/bin/python bench/live.py --mode scaled   --tables 200 --seconds 30
+    .venv/bin/python bench/live.py --mode scaled   --tables 200 --bots      # 3 basic bots + 1 client
+
+The script starts its own servers and stops them when it is done (everything on 127.0.0.1):
+  * embedded: one Daphne with the default settings and a fresh SQLite file (in-memory channel
+    layer, Celery worker and beat as threads of that process);
+  * scaled: two Daphne processes (DATABASE_URL -> PostgreSQL database ``bench_live``, recreated;
+    REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 2, with beat).
+It migrates, creates the users and tables through Django (bench/_setup.py), and gives each player a
+session (the ``sessionid`` cookie a login would set). Each seat is a ``websockets`` client; in scaled
+mode seat i of table t connects to Daphne (t + i) % 2, so every move crosses processes. The owners
+start their matches over the socket; after the warm-up, each table makes about ``--rate`` moves per
+second: when a seat's own view lists legal actions, it sends one of them (hearts pass: 3 cards of
+its hand), waits for the resulting update, and the table's next move follows at the next tick.
+
+Measured: the time from sending an action to the arrival of its update (the next version) on the
+LAST socket of the table. Clients and servers share one machine and one clock; on loopback the
+send time is the server's arrival time to within the kernel's copy (tens of microseconds), so this
+is "arrival at the server -> view on the last socket" plus the client's own receive overhead.
+With --bots, seats 1-3 are server-side basic bots (Celery) and one scripted client sits at seat 0;
+bot moves are measured from the arrival of the previous update to the arrival of the bot's update,
+minus the bot's configured delay (BOT_DELAY_MS, set to 1000/rate so the table keeps the pace).
+
+Target (issue): 200 tables x 1 move/s, p99 < 100 ms, in both modes. Server CPU is read from
+/proc/<pid>/stat over the measured window (100% = one core; the machine has os.cpu_count()).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench import _servers as S  # noqa: E402
+
+import websockets  # noqa: E402
+
+TARGET_P99_MS = 100.0
+now = time.perf_counter
+
+
+# --- clients ------------------------------------------------------------------------------------
+@dataclass
+class Pending:
+    version: int
+    seat: int
+    sent: float
+    measured: bool
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Stats:
+    def __init__(self):
+        self.lat: list[float] = []          # scripted moves: send -> last socket (s)
+        self.spread: list[float] = []       # first socket -> last socket of the same update (s)
+        self.bot_lat: list[float] = []      # bot moves: previous update -> bot update - delay (s)
+        self.actions_in_window = 0          # every action update completed in the window
+        self.errors: Counter = Counter()
+        self.window = (float("inf"), float("-inf"))
+        self.max_inflight = 0
+
+    def in_window(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+
+class Sock:
+    def __init__(self, table: "TableRun", seat: int, port: int, session: str):
+        self.table, self.seat, self.port, self.session = table, seat, port, session
+        self.ws = None
+        self.version = -1
+        self.view = None
+        self.status = None
+        self.last_arrival = 0.0
+        self.ready = asyncio.Event()
+
+    async def connect(self, sem: asyncio.Semaphore) -> None:
+        uri = f"ws://127.0.0.1:{self.port}/ws/table/{self.table.id}/"
+        async with sem:
+            self.ws = await websockets.connect(
+                uri, origin=f"http://127.0.0.1:{self.port}",
+                additional_headers={"Cookie": f"sessionid={self.session}"},
+                compression=None, max_size=None, ping_interval=None, open_timeout=60)
+        asyncio.get_running_loop().create_task(self.reader())
+
+    async def reader(self) -> None:
+        st = self.table.stats
+        try:
+            async for raw in self.ws:
+                t = now()
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind in ("snapshot", "update"):
+                    prev_arrival = self.last_arrival
+                    self.version = msg["version"]
+                    self.view = msg["view"]
+                    self.status = msg["table"]["status"]
+                    self.last_arrival = t
+                    if msg["you"] != self.seat:
+                        st.errors["wrong_seat"] += 1
+                    if kind == "update":
+                        self.table.arrived(self, msg, t, prev_arrival)
+                    self.ready.set()
+                    self.table.changed.set()
+                elif kind == "error":
+                    code = msg.get("code")
+                    if code == "stale":
+                        # With bots a human's hearts pass may cross a bot's: the server refuses it
+                        # and resends a snapshot (counted apart). Without bots it must not happen.
+                        self.table.stale += 1
+                        if not self.table.bots:
+                            st.errors[code] += 1
+                    else:
+                        st.errors[code] += 1
+                    p = self.table.pending
+                    if p is not None and p.seat == self.seat:
+                        p.done.set()
+        except websockets.ConnectionClosed as exc:
+            if not self.table.closing:
+                st.errors[f"closed {exc.rcvd.code if exc.rcvd else ''}"] += 1
+
+
+class TableRun:
+    def __init__(self, spec: dict, ports: list[int], index: int, stats: Stats, bots: bool,
+                 bot_delay: float):
+        self.id, self.game, self.stats, self.bots = spec["id"], spec["game"], stats, bots
+        self.bot_delay = bot_delay
+        self.socks = [Sock(self, seat, ports[(index + seat) % len(ports)], key)
+                      for seat, key in enumerate(spec["sessions"]) if key]
+        self.arrivals: dict[int, list] = {}     # version -> [count, first, last]
+        self.pending: Pending | None = None
+        self.changed = asyncio.Event()
+        self.closing = False
+        self.stale = 0
+
+    def arrived(self, sock: Sock, msg: dict, t: float, prev_arrival: float) -> None:
+        v = msg["version"]
+        a = self.arrivals.get(v)
+        if a is None:
+            a = self.arrivals[v] = [0, t, t]
+        a[0] += 1
+        a[2] = t
+        if a[0] < len(self.socks):
+            return
+        del self.arrivals[v]
+        for old in [k for k in self.arrivals if k < v - 8]:   # versions some socket skipped
+            del self.arrivals[old]
+        st = self.stats
+        event = msg.get("event") or {}
+        events = event.get("events", [event]) if event.get("kind") == "batch" else [event]
+        action = next((e for e in events if e.get("kind") == "action"), None)
+        if action is not None and st.in_window(t):
+            st.actions_in_window += 1
+            if len(self.socks) > 1:
+                st.spread.append(a[2] - a[1])
+        p = self.pending
+        if p is not None and p.version + 1 == v and action is not None and action.get("seat") == p.seat:
+            if p.measured:
+                st.lat.append(t - p.sent)
+            p.done.set()
+        elif self.bots and action is not None and action.get("seat") != self.socks[0].seat:
+            if st.in_window(t) and prev_arrival:
+                st.bot_lat.append(t - prev_arrival - self.bot_delay)
+
+    def actor(self) -> Sock | None:
+        top = max(s.version for s in self.socks)
+        for s in self.socks:
+            if s.version == top and s.status == "playing" and s.view and s.view.get("legal"):
+                return s
+        return None
+
+
+def choose(view: dict, rng: random.Random) -> dict:
+    action = dict(rng.choice(view["legal"]))
+    if action.get("type") == "pass" and len(action.get("cards", ())) > 3:
+        action["cards"] = rng.sample(list(action["cards"]), 3)   # hearts: the pass lists the hand
+    action.pop("seat", None)
+    return action
+
+
+async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: random.Random,
+                inflight: list[int]) -> None:
+    interval = 1.0 / rate
+    next_t = t0 + rng.uniform(0, interval)
+    st = tr.stats
+    while True:
+        delay = next_t - now()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if now() >= stop_at:
+            return
+        sock = tr.actor()
+        while sock is None:
+            tr.changed.clear()
+            try:
+                await asyncio.wait_for(tr.changed.wait(), timeout=max(0.01, stop_at - now()))
+            except asyncio.TimeoutError:
+                return
+            sock = tr.actor()
+        action = choose(sock.view, rng)
+        sent = now()
+        if sent >= stop_at:
+            return
+        p = tr.pending = Pending(sock.version, sock.seat, sent, st.in_window(sent))
+        inflight[0] += 1
+        st.max_inflight = max(st.max_inflight, inflight[0])
+        await sock.ws.send(json.dumps({"type": "action", "version": sock.version, "action": action},
+                                      separators=(",", ":")))
+        try:
+            await asyncio.wait_for(p.done.wait(), timeout=10)
+        except asyncio.TimeoutError:
+            st.errors["no update within 10 s"] += 1
+        inflight[0] -= 1
+        tr.pending = None
+        next_t += interval
+        if next_t < now():
+            next_t = now()
+
+
+async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str, int],
+                   on_window=lambda: None) -> dict:
+    stats = Stats()
+    rng = random.Random(args.seed)
+    bot_delay = args.bot_delay_ms / 1000.0
+    tables = [TableRun(spec, ports, i, stats, args.bots, bot_delay) for i, spec in enumerate(specs)]
+    socks = [s for t in tables for s in t.socks]
+    sem = asyncio.Semaphore(32)
+    t_conn = now()
+    await asyncio.gather(*(s.connect(sem) for s in socks))
+    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), timeout=120)
+    t_conn = now() - t_conn
+    print(f"  {len(socks)} sockets connected in {t_conn:.1f} s", flush=True)
+
+    # The owners start their matches, a few at a time (start also refreshes the lobby).
+    owners = [t.socks[0] for t in tables]
+    for i in range(0, len(owners), 20):
+        for s in owners[i:i + 20]:
+            await s.ws.send(json.dumps({"type": "start"}))
+        await asyncio.sleep(0.05)
+
+    async def started(t: TableRun):
+        while not all(s.status in ("playing", "between_deals") for s in t.socks):
+            t.changed.clear()
+            await t.changed.wait()
+    await asyncio.wait_for(asyncio.gather(*(started(t) for t in tables)), timeout=120)
+    print(f"  {len(tables)} matches started; warm-up {args.warmup} s, measuring {args.seconds} s",
+          flush=True)
+
+    t0 = now()
+    stats.window = (t0 + args.warmup, t0 + args.warmup + args.seconds)
+    stop_at = stats.window[1]
+    inflight = [0]
+    drivers = [asyncio.get_running_loop().create_task(
+        drive(t, args.rate, t0, stop_at, random.Random(rng.random()), inflight)) for t in tables]
+
+    await asyncio.sleep(max(0.0, stats.window[0] - now()))
+    cpu0, w0 = S.cpu_sample(cpu_pids), now()
+    on_window()
+    await asyncio.sleep(max(0.0, stats.window[1] - now()))
+    cpu1, w1 = S.cpu_sample(cpu_pids), now()
+    await asyncio.wait_for(asyncio.gather(*drivers), timeout=15)
+    for t in tables:
+        t.closing = True
+    await asyncio.gather(*(s.ws.close() for s in socks), return_exceptions=True)
+
+    wall = w1 - w0
+    cpu = {k: 100.0 * v / wall for k, v in S.cpu_delta(cpu0, cpu1).items()}
+    return {"stats": stats, "cpu": cpu, "sockets": len(socks), "connect_s": t_conn,
+            "stale": sum(t.stale for t in tables)}
+
+
+# --- reporting ----------------------------------------------------------------------------------
+def pct(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    s = sorted(samples)
+    return 1000.0 * s[min(len(s) - 1, max(0, int(round(q / 100.0 * len(s) + 0.5)) - 1))]
+
+
+def report(args, res: dict) -> dict:
+    st: Stats = res["stats"]
+    row = {
+        "mode": args.mode + ("+bots" if args.bots else ""), "tables": args.tables,
+        "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
+        "moves_s": st.actions_in_window / args.seconds,
+        "scripted_moves": len(st.lat),
+        "p50": pct(st.lat, 50), "p95": pct(st.lat, 95), "p99": pct(st.lat, 99),
+        "max": 1000 * max(st.lat) if st.lat else float("nan"),
+        "spread_p99": pct(st.spread, 99),
+        "bot_p50": pct(st.bot_lat, 50), "bot_p95": pct(st.bot_lat, 95), "bot_p99": pct(st.bot_lat, 99),
+        "errors": sum(st.errors.values()), "error_kinds": dict(st.errors), "stale": res["stale"],
+        "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
+    }
+    return row
+
+
+def print_rows(rows: list[dict]) -> None:
+    head = (f"{'mode':<15}{'tables':>7}{'moves/s':>9}{'target':>8}{'p50 ms':>8}{'p95 ms':>8}"
+            f"{'p99 ms':>8}{'max ms':>8}{'errors':>7}  server CPU % (100 = 1 core)")
+    print(head)
+    print("-" * len(head) + "-" * 30)
+    for r in rows:
+        cpu = ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items())
+        print(f"{r['mode']:<15}{r['tables']:>7}{r['moves_s']:>9.1f}{r['target_moves_s']:>8.0f}"
+              f"{r['p50']:>8.1f}{r['p95']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.1f}{r['errors']:>7}  {cpu}")
+        if r["mode"].endswith("+bots"):
+            print(f"{'  bot moves':<15}{'':>7}{'':>9}{'':>8}{r['bot_p50']:>8.1f}{r['bot_p95']:>8.1f}"
+                  f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
+        if r["error_kinds"]:
+            print(f"  errors: {r['error_kinds']}")
+        verdict = "meets" if r["p99"] < TARGET_P99_MS else "MISSES"
+        print(f"  p99 {verdict} the {TARGET_P99_MS:.0f} ms target; fan-out spread (first -> last socket)"
+              f" p99 {r['spread_p99']:.1f} ms; {r['scripted_moves']} scripted moves measured")
+
+
+# --- orchestration ------------------------------------------------------------------------------
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", choices=("embedded", "scaled"), default="embedded")
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured duration")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+    ap.add_argument("--bots", action="store_true", help="seats 1-3 are basic bots (Celery)")
+    ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, SQLite)")
+    ap.add_argument("--json", help="append the result row to this JSON-lines file")
+    ap.add_argument("--py-spy", dest="pyspy", type=float, default=0,
+                    help="record py-spy flame graphs of each Daphne for this many seconds of the window")
+    args = ap.parse_args()
+    args.bot_delay_ms = int(1000 / args.rate) if args.bots else 0
+
+    workdir = Path(tempfile.mkdtemp(prefix=f"bench_live_{args.mode}_"))
+    kw = dict(bot_delay_ms=args.bot_delay_ms, deal_pause_ms=args.deal_pause_ms)
+    procs: list[S.Proc] = []
+    print(f"{args.mode}{' +bots' if args.bots else ''}: {args.tables} tables; work dir {workdir}", flush=True)
+    try:
+        if args.mode == "embedded":
+            env = S.embedded_env(workdir, **kw)
+        else:
+            env = S.scaled_env(workdir, **kw)
+            S.reset_postgres()
+            S.reset_redis()
+        log = workdir / "setup.log"
+        S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
+        specs = json.loads(S.run_checked(
+            [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0"], env, log))
+        print(f"  migrated and set up {len(specs)} tables", flush=True)
+
+        n_daphne = 1 if args.mode == "embedded" else 2
+        ports = [S.free_port() for _ in range(n_daphne)]
+        daphnes = [S.daphne(p, env, workdir / f"daphne-{p}.log") for p in ports]
+        procs += daphnes
+        cpu_pids = {f"daphne{i + 1}": d.pid for i, d in enumerate(daphnes)}
+        if args.mode == "scaled":
+            worker = S.celery_worker(env, workdir / "celery.log")
+            procs.append(worker)
+            cpu_pids["celery"] = worker.pid
+        for p, d in zip(ports, daphnes):
+            S.wait_port(p, d)
+        if args.mode == "scaled":
+            time.sleep(3)   # the worker connects to the broker
+
+        spies = []
+
+        def on_window():   # at the start of the measured window
+            if not args.pyspy:
+                return
+            import subprocess
+            targets = [(d.name.replace(":", "-"), d.pid) for d in procs]
+            for name, pid in targets:
+                out = workdir / f"pyspy-{name}.txt"
+                spies.append(subprocess.Popen(
+                    [str(S.VENV_BIN / "py-spy"), "record", "-p", str(pid), "-d", str(int(args.pyspy)),
+                     "-f", "raw", "-o", str(out), "-r", "200", "--threads", "--idle", "--subprocesses"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        res = asyncio.run(run_load(specs, ports, args, cpu_pids, on_window))
+        for sp in spies:
+            sp.wait(timeout=args.pyspy + 30)
+        for d in procs:
+            if not d.alive():
+                print(f"  WARNING: {d.name} died; see {d.log}")
+        row = report(args, res)
+        print()
+        print_rows([row])
+        if args.json:
+            with open(args.json, "a") as fh:
+                fh.write(json.dumps(row) + "\n")
+        return 0
+    finally:
+        for p in procs:
+            p.stop()
+        if not args.keep and not args.pyspy:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
