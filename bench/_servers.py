@@ -30,7 +30,7 @@ def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
                         "EMBEDDED_WORKER", "SQLITE_PATH")}
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "1",                    # the embedded default; DEBUG's query log is off under ASGI
+        "DEBUG": "1",                    # the embedded default (scaled_env turns it off)
         "LOG_LEVEL": "WARNING",
         "BOT_DELAY_MS": str(bot_delay_ms),
         "DEAL_PAUSE_MS": str(deal_pause_ms),
@@ -50,6 +50,10 @@ def scaled_env(workdir: Path, **kw) -> dict:
     env = base_env(workdir, **kw)
     env["DATABASE_URL"] = f"{PG_URL_BASE}/{PG_DB}"
     env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+    # Scaled mode is how production runs: DEBUG off (so a secret and the hosts are required).
+    env.update({"DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
+                "ALLOWED_HOSTS": "127.0.0.1,localhost", "SESSION_COOKIE_SECURE": "0",
+                "CSRF_COOKIE_SECURE": "0"})
     return env
 
 

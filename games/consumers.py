@@ -6,6 +6,7 @@ Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) 
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -23,9 +24,14 @@ FORBIDDEN = 4403
 NOT_FOUND = 4404
 
 
+# Blocking work (the database, the engine) runs off the event loop on this pool. SQLite has one
+# writer at a time, so the embedded mode uses one thread: more only convoy on the write turn and
+# the GIL. PostgreSQL works in parallel, so scaled mode uses a few (DB_THREADS).
+_db_pool = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="db")
+
+
 def in_thread(func):
-    """Run blocking work (the database, the engine) off the event loop, on any pool thread."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool)
 
 
 def _language(scope) -> str:
