@@ -3,7 +3,6 @@ running as threads of this process (no broker or worker to install)."""
 import asyncio
 import gc
 import os
-import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -26,7 +25,3 @@ if settings.EMBEDDED_WORKER:
 
 # PERFORMANCE.md: full collections made the latency tail with thousands of sockets.
 gc.set_threshold(50000, 20, 100)
-# A move's database thread gives up the GIL on every query and must get it back from the event
-# loop thread; at the default 5 ms switch interval those waits, not the queries, made a move last
-# tens of milliseconds (bench/live.py: backends "idle in transaction" waiting for us).
-sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.0005")))
