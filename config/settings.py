@@ -143,7 +143,7 @@ if REDIS_URL:
     # PERFORMANCE.md: the pub/sub layer, not the core RedisChannelLayer.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.layers.ScaledChannelLayer",   # the pub/sub layer, batched
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

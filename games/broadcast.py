@@ -68,20 +68,19 @@ def deliver(messages: list[Message]) -> None:
 
 
 async def send(layer, messages: list[Message]) -> None:
-    """Send a commit's messages: each group's in order, different groups concurrently rather than
-    one network round trip after another."""
-    by_group: dict[str, list[dict]] = {}
-    for group, payload in messages:
-        by_group.setdefault(group, []).append(payload)
-    await asyncio.gather(*(_send_in_order(layer, group, payloads) for group, payloads in by_group.items()))
-
-
-async def _send_in_order(layer, group: str, payloads: list[dict]) -> None:
-    for payload in payloads:
-        try:
-            await layer.group_send(group, payload)
-        except Exception:  # a broken layer must not undo or block a committed move
-            log.exception("broadcast to %s failed", group)
+    """Send a commit's messages, in order: as one batch where the layer takes batches
+    (games/layers.py), else one by one."""
+    if not messages:
+        return
+    try:
+        batch = getattr(layer, "group_send_many", None)
+        if batch is not None:
+            await batch(messages)
+        else:
+            for group, payload in messages:
+                await layer.group_send(group, payload)
+    except Exception:  # a broken layer must not undo or block a committed move
+        log.exception("broadcast of %d messages failed", len(messages))
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:

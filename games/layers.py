@@ -1,4 +1,9 @@
-"""The channel layer of the embedded mode (one process, no Redis).
+"""Channel layers: the embedded mode's in-memory one, and the scaled mode's Redis pub/sub one.
+
+Both add ``group_send_many(messages)``: a committed move's messages to its seat groups and
+spectators, sent as one batch (games/broadcast.py uses it when a layer has it).
+
+The embedded layer (one process, no Redis):
 
 Channels' InMemoryChannelLayer scans every channel and group on every send and receive to expire
 old messages, deep-copies a message for each member of a group and starts a task per member: with
@@ -13,6 +18,7 @@ import time
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 
 class EmbeddedChannelLayer(InMemoryChannelLayer):
@@ -46,3 +52,32 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
                 await self.send(channel, message)
             except ChannelFull:
                 pass
+
+    async def group_send_many(self, messages):
+        for group, message in messages:
+            await self.group_send(group, message)
+
+
+class ScaledChannelLayer(RedisPubSubChannelLayer):
+    """RedisPubSubChannelLayer (PERFORMANCE.md) whose batches go out in one round trip per shard.
+
+    channels_redis publishes one message per round trip under a per-shard lock, so all the
+    publishes of a process queue behind each other, each waiting for a busy event loop to come
+    round: at 200 tables that queue, not Redis, was the latency (bench/live.py). A batch is one
+    pipeline of PUBLISH commands per shard on a pooled connection; Redis keeps their order.
+    This leans on two internals of channels_redis 4.3 (the loop layer's shard and group-name
+    helpers, and the shard's client); tests/scaled exercise it against a real Redis.
+    """
+
+    async def group_send_many(self, messages):
+        layer = self._get_layer()
+        by_shard: dict = {}
+        for group, message in messages:
+            channel = layer._get_group_channel_name(group)
+            by_shard.setdefault(layer._get_shard(channel), []).append((channel, self.serialize(message)))
+        for shard, items in by_shard.items():
+            shard._ensure_redis()
+            async with shard._redis.pipeline(transaction=False) as pipe:
+                for channel, data in items:
+                    pipe.publish(channel, data)
+                await pipe.execute()

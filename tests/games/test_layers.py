@@ -44,3 +44,28 @@ async def test_broadcast_keeps_each_groups_order_within_a_commit():
     await broadcast.send(layer, [("table.1.seat.0", {"type": "m", "n": i}) for i in range(5)]
                          + [("table.1.spectators", {"type": "m", "n": 9})])
     assert [(await layer.receive(ch))["n"] for _ in range(5)] == [0, 1, 2, 3, 4]
+
+
+def _redis_answers() -> bool:
+    import socket
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", 6379)) == 0
+
+
+async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
+    from tests.services import require
+    from games.layers import ScaledChannelLayer
+    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-batch")
+    try:
+        seat, watcher = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("table.7.seat.0", seat)
+        await layer.group_add("table.7.spectators", watcher)
+        await layer.group_send_many([("table.7.seat.0", {"type": "m", "n": i}) for i in range(3)]
+                                    + [("table.7.spectators", {"type": "m", "n": 9}),
+                                       ("table.7.nobody", {"type": "m", "n": -1})])
+        assert [(await layer.receive(seat))["n"] for _ in range(3)] == [0, 1, 2]
+        assert (await layer.receive(watcher))["n"] == 9
+    finally:
+        await layer.flush()
