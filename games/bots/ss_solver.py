@@ -19,13 +19,7 @@ SUIT_OF = C.SUIT_OF
 SUIT_MASK = C.SUIT_MASK
 
 
-def _cards(mask):
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_cards = C.cards_of
 
 
 def solvable(s) -> bool:

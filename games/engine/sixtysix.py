@@ -91,13 +91,7 @@ VARIANTS = {
 }
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_cards = C.cards_of
 
 
 class SixtySixState(State):

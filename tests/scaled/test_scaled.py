@@ -41,21 +41,25 @@ def _free_port():
     return port
 
 
-@pytest.fixture(scope="module")
-def env():
+def scaled_env(db: str, redis_db: int, **settings) -> dict:
+    """A fresh PostgreSQL database and Redis DB, migrated; the environment for processes on them."""
     require(_open(5432) and _open(6379), "PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
     import psycopg
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB}")
+        conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {db}")
     import redis
-    redis.Redis.from_url("redis://127.0.0.1:6379/13").flushdb()
+    redis.Redis.from_url(f"redis://127.0.0.1:6379/{redis_db}").flushdb()
     e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
-             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", REDIS_URL="redis://127.0.0.1:6379/13",
-             EMBEDDED_WORKER="0", BOT_DELAY_MS="30", DEAL_PAUSE_MS="100", SWEEP_SECONDS="1",
-             LOG_LEVEL="WARNING")
+             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}", REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
+             EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", **settings)
     subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
     return e
+
+
+@pytest.fixture(scope="module")
+def env():
+    return scaled_env(DB, 13, BOT_DELAY_MS="30", DEAL_PAUSE_MS="100")
 
 
 def manage_shell(env, code):

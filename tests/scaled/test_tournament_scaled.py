@@ -6,16 +6,12 @@ every round.
 """
 import asyncio
 import json
-import os
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.services import require
-
-from .test_scaled import BIN, ROOT, Procs, _free_port, _open, manage_shell, worker_args
+from .test_scaled import BIN, ROOT, Procs, _free_port, manage_shell, scaled_env, worker_args
 
 pytestmark = pytest.mark.scaled
 DB = "cards_tournament_scaled_test"
@@ -59,19 +55,7 @@ print(json.dumps({
 
 @pytest.fixture(scope="module")
 def env():
-    require(_open(5432) and _open(6379), "PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
-    import psycopg
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB}")
-    import redis
-    redis.Redis.from_url("redis://127.0.0.1:6379/12").flushdb()
-    e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
-             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", REDIS_URL="redis://127.0.0.1:6379/12",
-             EMBEDDED_WORKER="0", BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", SWEEP_SECONDS="1",
-             TOURNAMENT_TICK_SECONDS="1", LOG_LEVEL="WARNING")
-    subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
-    return e
+    return scaled_env(DB, 12, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
 
 
 async def _watch(port, tid, procs, deadline):
