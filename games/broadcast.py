@@ -9,12 +9,15 @@ them to ``deliver``. Three callers, three paths:
 * a Celery worker thread inside the Daphne process (embedded mode) must reach the in-memory layer
   on Daphne's loop, which owns its queues (they are not thread-safe): the coroutine is scheduled
   there with ``run_coroutine_threadsafe``;
-* anything else (a separate Celery worker, a management command, tests) uses ``async_to_sync``.
+* a separate Celery worker sends through a loop of its own process, kept running, so that the
+  Redis layer's connections are made once per process rather than once per task;
+* anything else (a management command, tests on the in-memory layer) uses ``async_to_sync``.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from contextlib import contextmanager
 from typing import Iterator
@@ -60,6 +63,8 @@ def deliver(messages: list[Message]) -> None:
     if layer is None:
         return
     loop = _home_loop
+    if loop is None and getattr(layer, "keeps_connections_per_loop", False):
+        loop = _process_loop()
     if loop is not None and loop.is_running() and not _on_loop(loop):
         # Bounded wait: a broadcast must never hold a worker forever.
         asyncio.run_coroutine_threadsafe(send(layer, messages), loop).result(timeout=10)
@@ -81,6 +86,24 @@ async def send(layer, messages: list[Message]) -> None:
                 await layer.group_send(group, payload)
     except Exception:  # a broken layer must not undo or block a committed move
         log.exception("broadcast of %d messages failed", len(messages))
+
+
+_own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None
+_own_loop_lock = threading.Lock()
+
+
+def _process_loop() -> asyncio.AbstractEventLoop:
+    """A loop of this process's own, running in a daemon thread, for callers without one (a Celery
+    worker). A Redis layer keeps its connections per loop: async_to_sync's fresh loop per call
+    made every bot move open new connections (the worker at 100% CPU in bench/live.py --bots).
+    Keyed by pid: a forked worker child starts its own."""
+    global _own_loop
+    with _own_loop_lock:
+        if _own_loop is None or _own_loop[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcast-loop", daemon=True).start()
+            _own_loop = (os.getpid(), loop)
+        return _own_loop[1]
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
