@@ -19,8 +19,8 @@ class Command(BaseCommand):
         if not Table.objects.filter(owner=demo).exists():
             services.create_table(demo, "sixtysix", "kurnik", seats=["", "random"])
             services.create_table(demo, "sixtysix", "santase", seats=["", "basic"])
-            services.create_table(demo, "hearts", "standard", seats=["", "random", "random", "random"])
+            services.create_table(demo, "hearts", "standard", seats=["", "basic", "basic", "basic"])
             services.create_table(demo, "spades", "standard", seats=["", "", "random", "random"])
             # One table that bots play on their own, to watch.
-            services.create_table(demo, "hearts", "jack_of_diamonds", seats=["random"] * 4, start=True)
+            services.create_table(demo, "hearts", "jack_of_diamonds", seats=["strong", "basic", "strong", "basic"], start=True)
         self.stdout.write(self.style.SUCCESS("demo data ready: log in as demo / demo-pass-123"))
