@@ -43,27 +43,24 @@ def live(request, tournament_id):
     return render(request, "tournaments/_live.html", _context(request, t))
 
 
-@require_POST
-def register(request, tournament_id):
+def _entry_change(request, tournament_id, change):
+    """Register or withdraw (``change``), then back to the tournament page with any refusal."""
     url = reverse("tournament", args=[tournament_id])
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={url}")
     get_object_or_404(Tournament, pk=tournament_id)
     try:
-        services.register(tournament_id, request.user)
+        change(tournament_id, request.user)
     except services.TournamentError as err:
         messages.error(request, str(err))
     return redirect(url)
+
+
+@require_POST
+def register(request, tournament_id):
+    return _entry_change(request, tournament_id, services.register)
 
 
 @require_POST
 def withdraw(request, tournament_id):
-    url = reverse("tournament", args=[tournament_id])
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={url}")
-    get_object_or_404(Tournament, pk=tournament_id)
-    try:
-        services.withdraw(tournament_id, request.user)
-    except services.TournamentError as err:
-        messages.error(request, str(err))
-    return redirect(url)
+    return _entry_change(request, tournament_id, services.withdraw)

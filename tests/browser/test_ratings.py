@@ -4,16 +4,15 @@ import re
 import subprocess
 import sys
 import time
-import uuid
 
 import pytest
 from playwright.sync_api import TimeoutError as PWTimeout
 
 from .conftest import ROOT
+from .test_tables import register
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "Card-room-test-9"
 
 EXPIRE_SCRIPT = """
 from datetime import timedelta
@@ -36,17 +35,6 @@ def run_django(server, script):
                 "EMBEDDED_WORKER": "0", "LOG_LEVEL": "WARNING"})
     subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
                    capture_output=True, text=True)
-
-
-def register(page, server):
-    name = f"r{uuid.uuid4().hex[:8]}"
-    page.goto(server.url + "/accounts/register/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(server.url + "/")
-    return name
 
 
 def my_turn_after_the_first_deal(page, timeout=20):
