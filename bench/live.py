@@ -385,7 +385,8 @@ def main() -> int:
                 out = workdir / f"pyspy-{name}.txt"
                 spies.append(subprocess.Popen(
                     [str(S.VENV_BIN / "py-spy"), "record", "-p", str(pid), "-d", str(int(args.pyspy)),
-                     "-f", "raw", "-o", str(out), "-r", "200", "--threads", "--subprocesses"] + (["--idle"] if os.environ.get("BENCH_PYSPY_IDLE") else []),
+                     "-f", "raw", "-o", str(out), "-r", "200", "--threads", "--subprocesses"] + (["--idle"] if os.environ.get("BENCH_PYSPY_IDLE") else [])
+                    + (["--gil"] if os.environ.get("BENCH_PYSPY_GIL") else []),
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
         res = asyncio.run(run_load(specs, ports, args, cpu_pids, on_window))

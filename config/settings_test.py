@@ -1,5 +1,6 @@
 """Test settings: the embedded stack with no delays, no embedded worker, fast hashing."""
 import os
+import tempfile
 
 os.environ.setdefault("EMBEDDED_WORKER", "0")
 os.environ.setdefault("BOT_DELAY_MS", "0")
@@ -16,6 +17,11 @@ if DATABASES["default"]["ENGINE"] == "config.sqlite":  # noqa: F405
     # pytest-django holds a transaction open across a test: a process-wide write lock would
     # deadlock the threads a socket test starts. Live-server tests run the real backend.
     DATABASES["default"]["ENGINE"] = "django.db.backends.sqlite3"  # noqa: F405
+    # A file, as in the embedded mode, not Django's default shared-cache in-memory database:
+    # there a reader meets "database table is locked" at once while another thread writes,
+    # where WAL lets socket threads read beside a writer as they do in production.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"cardgames-test-{os.getpid()}.sqlite3")}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -1,7 +1,8 @@
 """Live tables and what they keep. Writes go through games/services.py only.
 
-A deal is stored as its deal record (header + actions); the engine state is rebuilt from it on every
-request, so no game state lives only in memory.
+A deal is stored as its deal record (header + actions), committed with every action, so no game
+state lives only in memory; the engine state is rebuilt from it (and kept between a table's
+changes only while Table.version vouches for it, games/live_cache.py).
 """
 import secrets
 

@@ -6,13 +6,18 @@ Every write follows one pattern (STYLE.md, habit 7): inside ``transaction.atomic
 public view, and schedule the table's next due work (a bot move, a clock deadline, the next deal) as
 one Celery task tied to the new version.
 
-The engine state is never kept between requests: it is rebuilt from the stored deal record.
+The stored deal record is the truth: the engine state is rebuilt from it, and between a table's
+changes a process may keep the rebuilt state (games/live_cache.py) for as long as the table's
+version says nothing else changed it.
 """
 from __future__ import annotations
 
+import json
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Iterator
 
 from django.conf import settings
 from django.db import transaction
@@ -20,12 +25,13 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import BOT_LEVELS, bot_user
-from games import bots, broadcast, reasons
+from accounts.models import BOT_LEVELS, User, bot_user
+from games import bots, broadcast, prepared, reasons
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
 from . import signals
+from .live_cache import LiveCache
 from .models import ChatMessage, Deal, Match, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -86,13 +92,15 @@ def rebuild_state(record: dict) -> State:
     return state
 
 
-def _load(table: Table) -> Live:
-    """Everything below the table row (which the caller read, with its owner and match joined)."""
-    seats = list(table.seats.select_related("user"))
+def _load(table: Table, seats: list[Seat] | None = None) -> Live:
+    """Everything below the table row: its seats (with their people), match, deal and state."""
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
+    else:
+        _attach_people(table, seats, {})
     live = Live(table=table, seats=seats)
-    try:
-        match = table.match
-    except Match.DoesNotExist:
+    match = Match.objects.filter(table_id=table.pk).first()
+    if match is None:
         return live
     live.match = match
     live.engine = EngineMatch.from_dict(match.state)
@@ -102,17 +110,71 @@ def _load(table: Table) -> Live:
     return live
 
 
+_OWNER = Table._meta.get_field("owner")
+_SEAT_USER = Seat._meta.get_field("user")
+
+
+def _attach_people(table: Table, seats: list[Seat], known: dict) -> dict:
+    """Give the table its owner and each seat its user, fetching only the ones not ``known``."""
+    wanted = {s.user_id for s in seats if s.user_id is not None}
+    if table.owner_id is not None:
+        wanted.add(table.owner_id)
+    missing = wanted - known.keys()
+    if missing:
+        known = {**known, **User.objects.in_bulk(missing)}
+    for s in seats:
+        if s.user_id is not None:
+            _SEAT_USER.set_cached_value(s, known[s.user_id])
+    if table.owner_id is not None:
+        _OWNER.set_cached_value(table, known[table.owner_id])
+    return {k: known[k] for k in wanted}
+
+
 def _tables():
-    return Table.objects.select_related("owner", "match")
+    return Table.objects.select_related("owner")
+
+
+# A table's loaded match, kept between its moves (games/live_cache.py), valid at one version.
+_live = LiveCache()
+
+
+def _reuse(kept: Live, table: Table, seats: list[Seat]) -> Live:
+    """A kept Live on the freshly read table and seat rows (their clocks, presence, players)."""
+    people = {s.user_id: s.user for s in kept.seats if s.user_id is not None}
+    if kept.table.owner_id is not None:
+        people[kept.table.owner_id] = kept.table.owner
+    _attach_people(table, seats, people)
+    kept.table, kept.seats = table, seats
+    return kept
 
 
 def _lock(table_id: int) -> Live:
-    try:
-        # of=("self",): lock the table row only, not the joined owner and match rows.
-        table = _tables().select_for_update(of=("self",)).get(pk=table_id)
-    except Table.DoesNotExist:
+    """The table row, locked, and everything below it: from this process's cache when the
+    version still matches, else from the database. The move path's queries are precompiled."""
+    found = prepared.select("table_for_update",
+                            lambda pk: Table.objects.select_for_update().filter(pk=pk)).fetch(table_id)
+    if not found:
         raise ServiceError("not_found", _("There is no such table.")) from None
-    return _load(table)
+    table = found[0]
+    seats = prepared.select("seats", lambda pk: Seat.objects.filter(table_id=pk).order_by("index")).fetch(table_id)
+    kept = _live.take(table_id, table.version)
+    return _reuse(kept, table, seats) if kept is not None else _load(table, seats)
+
+
+@contextmanager
+def _locked(table_id: int) -> Iterator[Live]:
+    """A transaction holding the table's lock. After the commit, and after the messages built
+    from the Live on commit, the Live goes back to the cache for the table's next change."""
+    with transaction.atomic():
+        live = _lock(table_id)
+        yield live
+        transaction.on_commit(lambda: _live.put(table_id, live.table.version, live))
+
+
+def forget(table_id: int | None = None) -> None:
+    """Drop what this process keeps of a table whose game rows were changed outside this module
+    without a new version (tests fast-forwarding a match)."""
+    _live.forget(table_id)
 
 
 def load(table_id: int) -> Live:
@@ -173,9 +235,12 @@ def _deadline(seat: Seat) -> datetime | None:
 def table_json(live: Live, now: datetime | None = None, *, summary: bool = False) -> dict:
     t = live.table
     now = now or timezone.now()
+    # The lobby tells open, playing and finished tables apart, so it is told of a match's start
+    # and end, not of every deal's.
+    status = Status.PLAYING if summary and t.status == Status.BETWEEN_DEALS else t.status
     data = {
         "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
-        "status": t.status,
+        "status": status,
         "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
         "seats": [{"seat": s.index, "name": _seat_name(s), "is_bot": _is_bot_seat(s),
                    "bot_level": s.bot_level or None, "connected": s.connections > 0}
@@ -203,6 +268,12 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
     }
     data["next_deal_at"] = _epoch_ms(t.next_deal_at) if t.status == Status.BETWEEN_DEALS else None
     return data
+
+
+def send_text(msg: dict) -> dict:
+    """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
+    the committing thread, so the text is fixed before the table's next change can begin."""
+    return {"type": "table.send", "text": json.dumps(msg, separators=(",", ":"))}
 
 
 def view_for(live: Live, seat: int | None) -> dict | None:
@@ -283,10 +354,8 @@ def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = 
         else:
             table = table_json(live, now)
             for s in range(n):
-                out.append((seat_group(t.pk, s),
-                            {"type": "table.send", "message": message(live, s, "update", events, now, table)}))
-            out.append((spectator_group(t.pk),
-                        {"type": "table.send", "message": message(live, None, "update", events, now, table)}))
+                out.append((seat_group(t.pk, s), send_text(message(live, s, "update", events, now, table))))
+            out.append((spectator_group(t.pk), send_text(message(live, None, "update", events, now, table))))
         _send_many(out)
 
     transaction.on_commit(send_views)
@@ -317,7 +386,7 @@ def _bump(live: Live, now: datetime) -> None:
     t = live.table
     t.version += 1
     t.due_at = _due_at(live, now)
-    t.save(update_fields=["version", "due_at", "status", "next_deal_at", "updated_at"])
+    prepared.update(t, ("version", "due_at", "status", "next_deal_at", "updated_at"))
 
 
 def _due_at(live: Live, now: datetime) -> datetime | None:
@@ -348,7 +417,7 @@ def _run_clocks(live: Live, now: datetime) -> None:
             if not running:
                 seat.bank_ms += inc
                 seat.turn_started_at = now
-                seat.save(update_fields=["bank_ms", "turn_started_at"])
+                prepared.update(seat, ("bank_ms", "turn_started_at"))
         elif running:
             _stop_clock(seat, now)
 
@@ -358,7 +427,7 @@ def _stop_clock(seat: Seat, now: datetime) -> None:
         used = int((now - seat.turn_started_at).total_seconds() * 1000)
         seat.bank_ms = max(0, seat.bank_ms - used)
         seat.turn_started_at = None
-        seat.save(update_fields=["bank_ms", "turn_started_at"])
+        prepared.update(seat, ("bank_ms", "turn_started_at"))
 
 
 # --- table life --------------------------------------------------------------------------------------
@@ -409,8 +478,7 @@ def sit(table_id: int, user, seat: int) -> None:
     if user is None or not user.is_authenticated:
         raise ServiceError("forbidden", _("Log in or play as a guest to take a seat."))
     now = timezone.now()
-    with transaction.atomic():
-        live = _lock(table_id)
+    with _locked(table_id) as live:
         t = live.table
         if t.status != Status.WAITING:
             raise ServiceError("bad_request", _("The match has already started."), t.version)
@@ -432,8 +500,7 @@ def sit(table_id: int, user, seat: int) -> None:
 
 def leave(table_id: int, user) -> None:
     now = timezone.now()
-    with transaction.atomic():
-        live = _lock(table_id)
+    with _locked(table_id) as live:
         t = live.table
         mine = [s for s in live.seats if user.is_authenticated and s.user_id == user.id]
         if not mine:
@@ -450,8 +517,7 @@ def leave(table_id: int, user) -> None:
 
 def start(table_id: int, user) -> None:
     now = timezone.now()
-    with transaction.atomic():
-        live = _lock(table_id)
+    with _locked(table_id) as live:
         t = live.table
         if t.owner_id != getattr(user, "id", None):
             raise ServiceError("forbidden", _("Only the table's owner can start the match."), t.version)
@@ -493,8 +559,7 @@ def act(table_id: int, user, version, action) -> None:
     if not isinstance(action, dict):
         raise ServiceError("bad_request", _("An action must be an object with a type."))
     now = timezone.now()
-    with transaction.atomic():
-        live = _lock(table_id)
+    with _locked(table_id) as live:
         t = live.table
         mine = [s.index for s in live.seats
                 if user is not None and user.is_authenticated and s.user_id == user.id and not s.replaced_by_bot]
@@ -535,12 +600,12 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
                        "scores": live.engine.scores})
         if live.engine.is_over():
             events.append(_finish_match(live, now, "score"))
+            lobby = True
         else:
             live.table.status = Status.BETWEEN_DEALS
             live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
         live.match.save()
-        lobby = True
-    deal.save(update_fields=["record", "result", "finished"])
+    prepared.update(deal, ("record", "result", "finished"))
     _run_clocks(live, now)
     _bump(live, now)
     _broadcast(live, events, now, lobby=lobby)
@@ -583,49 +648,52 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
     deal. Idempotent: nothing happens when ``version`` is given and the table has moved on, or
     when nothing is due yet. Returns the table's next due time when it is in the future."""
     now = timezone.now()
-    with transaction.atomic():
-        try:
-            live = _lock(table_id)
-        except ServiceError:
-            return None
-        t = live.table
-        if version is not None and t.version != version:
-            return None
-        if t.due_at is None:
-            return None
-        if t.due_at > now:
-            return t.due_at
-        if t.status == Status.BETWEEN_DEALS:
-            _new_deal(live, now)
-            _bump(live, now)
-            _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now, lobby=True)
-            return None
-        if t.status != Status.PLAYING or live.state is None:
-            return None
-        acting = live.state.seats_to_act()
-        for i in acting:
-            seat = live.seats[i]
-            d = _deadline(seat)
-            if not _is_bot_seat(seat) and d is not None and d <= now:
-                _time_out(live, i, now)
-                return None
-        for i in acting:
-            seat = live.seats[i]
-            if _is_bot_seat(seat):
-                view = live.state.view(i)
-                action = bots.choose_action(_bot_level(seat.bot_level), view)
-                try:
-                    _commit_action(live, i, dict(action, seat=i), now)
-                except IllegalAction as exc:  # a bot bug must not stall the table
-                    log.error("bot %s chose an illegal action %s: %s", seat.bot_level, action, exc.reason)
-                    fallback = bots.choose_action("random", view)
-                    _commit_action(live, i, dict(fallback, seat=i), now)
-                return None
-        # Nothing was due after all: store the right due time and look again then.
-        t.due_at = _due_at(live, now)
-        t.save(update_fields=["due_at"])
-        _schedule(live)
+    try:
+        with _locked(table_id) as live:
+            return _advance(live, version, now)
+    except ServiceError:        # the table is gone
         return None
+
+
+def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
+    t = live.table
+    if version is not None and t.version != version:
+        return None
+    if t.due_at is None:
+        return None
+    if t.due_at > now:
+        return t.due_at
+    if t.status == Status.BETWEEN_DEALS:
+        _new_deal(live, now)
+        _bump(live, now)
+        _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now)
+        return None
+    if t.status != Status.PLAYING or live.state is None:
+        return None
+    acting = live.state.seats_to_act()
+    for i in acting:
+        seat = live.seats[i]
+        d = _deadline(seat)
+        if not _is_bot_seat(seat) and d is not None and d <= now:
+            _time_out(live, i, now)
+            return None
+    for i in acting:
+        seat = live.seats[i]
+        if _is_bot_seat(seat):
+            view = live.state.view(i)
+            action = bots.choose_action(_bot_level(seat.bot_level), view)
+            try:
+                _commit_action(live, i, dict(action, seat=i), now)
+            except IllegalAction as exc:  # a bot bug must not stall the table
+                log.error("bot %s chose an illegal action %s: %s", seat.bot_level, action, exc.reason)
+                fallback = bots.choose_action("random", view)
+                _commit_action(live, i, dict(fallback, seat=i), now)
+            return None
+    # Nothing was due after all: store the right due time and look again then.
+    t.due_at = _due_at(live, now)
+    prepared.update(t, ("due_at",))
+    _schedule(live)
+    return None
 
 
 def _bot_level(level: str) -> str:
@@ -666,7 +734,7 @@ def chat(table_id: int, user, text) -> dict:
     if table is None:
         raise ServiceError("not_found", _("There is no such table."))
     msg = ChatMessage.objects.create(table=table, user=user, name=user.display_name, text=text.strip())
-    payload = {"type": "table.send", "message": {"type": "chat", "message": msg.as_json()}}
+    payload = send_text({"type": "chat", "message": msg.as_json()})
     n = core.get_rules(table.game).seats
     _on_commit_send([(g, payload) for g in all_groups(table_id, n)])
     return msg.as_json()

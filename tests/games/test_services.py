@@ -1,3 +1,4 @@
+import json
 import random
 from datetime import timedelta
 
@@ -116,9 +117,9 @@ def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue
                            services.spectator_group(t.pk)}
     lv = services.load(t.pk)
     for s in (0, 1):
-        msg = groups[services.seat_group(t.pk, s)]["message"]
+        msg = json.loads(groups[services.seat_group(t.pk, s)]["text"])
         assert msg["you"] == s and msg["view"]["hand"] == lv.state.view(s)["hand"]
-    assert groups[services.spectator_group(t.pk)]["message"]["view"]["hand"] == []
+    assert json.loads(groups[services.spectator_group(t.pk)]["text"])["view"]["hand"] == []
 
 
 def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent):

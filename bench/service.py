@@ -1,0 +1,136 @@
+"""CPU cost of one move through games.services, without sockets: where a live move's time goes.
+
+    .venv/bin/python bench/service.py [--tables 50] [--moves 2000] [--runs 3] [--profile]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_service .venv/bin/python bench/service.py
+
+Sets up its own database (a fresh SQLite file by default; with DATABASE_URL, that PostgreSQL
+database, recreated), creates four-human hearts and spades tables, starts their matches, then plays
+moves round-robin over the tables: each move is a legal action from the acting seat's own view,
+sent through ``services.act`` exactly as the table socket does (inside ``broadcast.collecting``),
+followed by the JSON encoding of every message it produced (what the sockets' ``send_json`` does).
+Reported per move (median of the runs): the service call, the encoding, their sum, and the
+queries issued. ``--profile`` prints the top of a cProfile of one run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+
+def configure_database() -> None:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        import psycopg
+        base, _, name = url.rpartition("/")
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    else:
+        os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(prefix="bench_service_"), "db.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret-" + "x" * 40)
+    os.environ["EMBEDDED_WORKER"] = "0"
+    os.environ["BOT_DELAY_MS"] = "0"
+    os.environ["DEAL_PAUSE_MS"] = "0"
+
+
+def setup(n_tables: int) -> list[tuple[int, list]]:
+    from django.core.management import call_command
+    from accounts.models import User
+    from games import services, tasks
+
+    call_command("migrate", verbosity=0)
+    tasks._scheduler = lambda *a, **k: None      # nothing runs the table's due work here
+    users = [User.objects.create(username=f"svc{i:05d}") for i in range(n_tables * 4)]
+    tables = []
+    for t in range(n_tables):
+        group = users[4 * t:4 * t + 4]
+        table = services.create_table(group[0], ("hearts", "spades")[t % 2],
+                                      seats=["me"] + group[1:], start=True)
+        tables.append((table.pk, group))
+    return tables
+
+
+def choose(view: dict, rng: random.Random) -> dict:
+    action = dict(rng.choice(view["legal"]))
+    if action.get("type") == "pass" and "cards" in action:
+        action["cards"] = rng.sample(list(action["cards"]), 3)
+    return action
+
+
+def play(tables, moves: int, rng: random.Random) -> dict:
+    from django.db import connection, reset_queries
+    from games import broadcast, services
+
+    service_s = encode_s = 0.0
+    queries = done = 0
+    while done < moves:
+        for table_id, users in tables:
+            live = services.load(table_id)
+            if live.table.status != "playing":
+                services.advance(table_id)           # the next deal (DEAL_PAUSE_MS=0)
+                continue
+            seat = live.state.seats_to_act()[0]
+            action = choose(live.state.view(seat), rng)
+            version = live.table.version
+            reset_queries()
+            connection.force_debug_cursor = True
+            t0 = time.perf_counter()
+            with broadcast.collecting() as sent:
+                services.act(table_id, users[seat], version, action)
+            t1 = time.perf_counter()
+            connection.force_debug_cursor = False
+            for _group, payload in sent:
+                if "message" in payload:
+                    json.dumps(payload["message"], separators=(",", ":"))
+            t2 = time.perf_counter()
+            service_s += t1 - t0
+            encode_s += t2 - t1
+            queries += len(connection.queries)
+            done += 1
+    return {"service": service_s / done * 1e3, "encode": encode_s / done * 1e3, "queries": queries / done}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--moves", type=int, default=2000, help="moves per run")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    configure_database()
+    import django
+    django.setup()
+    from django.db import connection
+
+    tables = setup(args.tables)
+    rng = random.Random(7)
+    play(tables, min(200, args.moves), rng)          # warm up caches and code paths
+    if args.profile:
+        import cProfile
+        import pstats
+        prof = cProfile.Profile()
+        prof.enable()
+        play(tables, args.moves, rng)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+    rows = [play(tables, args.moves, rng) for _ in range(args.runs)]
+    med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+    print(f"{connection.vendor}: {args.tables} tables, {args.runs} runs x {args.moves} moves (median)")
+    print(f"  services.act  {med['service']:6.2f} ms/move   ({med['queries']:.1f} queries)")
+    print(f"  JSON encode   {med['encode']:6.2f} ms/move")
+    print(f"  total         {med['service'] + med['encode']:6.2f} ms/move")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
