@@ -91,6 +91,11 @@ if DATABASE_URL:
     # Every socket message is a "request" here, so a health check would add a round trip to each
     # move (a tenth of one in bench/live.py); Django drops a connection that failed anyway.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
+    if env.bool("DB_PREPARED_STATEMENTS", default=True):
+        # Lets games/prepared.py run a move's statements as server-side prepared statements
+        # (Django's own cursors bind on the client and never prepare). Turn off behind a
+        # transaction-pooling PgBouncer.
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 else:
     DATABASES = {
         "default": {

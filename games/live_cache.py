@@ -1,9 +1,11 @@
 """The loaded match of each busy table, kept between its moves in this process.
 
 Rebuilding a table's engine state from its stored deal record took three queries and a replay
-of the deal on every move. The database stays the only truth: an entry is used only when the
-table row, read under its lock, still has the version the entry was stored at (every committed
-change bumps it, in whichever process), and it is stored only after its transaction committed.
+of the deal on every move. The database stays the only truth: an entry is used whole only when
+the table row, read under its lock, still has the version the entry was stored at (every
+committed change bumps it, in whichever process); otherwise its deal state is only a start,
+brought up to date from the stored deal record (games/services.py). It is stored only after its
+transaction committed.
 An entry is taken out while a transaction works on it, so no two threads ever share one; a
 transaction that rolls back simply does not put it back.
 """
@@ -22,13 +24,11 @@ class LiveCache(Generic[T]):
         self._items: OrderedDict[int, tuple[int, T]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, table_id: int, version: int) -> T | None:
-        """The entry stored at exactly ``version``, removed from the cache; else None."""
+    def take(self, table_id: int) -> T | None:
+        """The table's entry, removed from the cache (the caller checks its version)."""
         with self._lock:
             item = self._items.pop(table_id, None)
-        if item is None or item[0] != version:
-            return None
-        return item[1]
+        return None if item is None else item[1]
 
     def put(self, table_id: int, version: int, value: T) -> None:
         with self._lock:

@@ -5,11 +5,14 @@ compiling, not the database, was most of the service's time (bench/service.py: 9
 about 4 ms of Python on SQLite). The statements a move runs never change shape, only their
 parameters, so each is compiled once by Django itself (quoting, ``FOR UPDATE`` where the database
 has it, field adaptation) and its rows are turned into model instances by Django's own converters.
-Signals are not sent for these updates; no receiver listens to these models.
+On PostgreSQL they run as server-side prepared statements when the connection allows them
+(config/settings.py, DB_PREPARED_STATEMENTS). Signals are not sent for these
+updates; no receiver listens to these models.
 """
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from django.db import connections, router
@@ -40,9 +43,7 @@ class _CompiledSelect:
     def fetch(self, value) -> list[Model]:
         params = list(self.params)
         params[self.slot] = value
-        with connections[self.db].cursor() as cursor:
-            cursor.execute(self.sql, params)
-            rows = cursor.fetchall()
+        rows = _run(connections[self.db], self.sql, params, fetch=True)
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
         return [self.model.from_db(self.db, self.attnames, row) for row in rows]
@@ -78,8 +79,31 @@ def update(instance: Model, fields: tuple[str, ...]) -> None:
     sql, columns = compiled
     params: list[Any] = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in columns]
     params.append(instance.pk)
+    _run(connection, sql, params, fetch=False)
+
+
+def _run(connection, sql: str, params: list, *, fetch: bool) -> list | None:
+    if connection.vendor == "postgresql" and connection.settings_dict["OPTIONS"].get("prepare_threshold") is not None:
+        return _run_prepared(connection, sql, params, fetch)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+        return cursor.fetchall() if fetch else None
+
+
+def _run_prepared(connection, sql: str, params: list, fetch: bool) -> list | None:
+    """PostgreSQL: a server-side prepared statement, parsed and planned once per connection, its
+    parameters sent beside it. Django's psycopg cursors bind on the client, quoting every
+    parameter (a deal record's JSON) into the text, which PostgreSQL then parses anew."""
+    import psycopg
+
+    connection.ensure_connection()
+    start = time.monotonic()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        rows = cursor.fetchall() if fetch else None
+    if connection.queries_logged:
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+    return rows
 
 
 def _cache() -> dict:

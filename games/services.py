@@ -83,6 +83,13 @@ class Live:
     def game_rules(self):
         return core.get_rules(self.table.game)
 
+    def people(self) -> dict:
+        """The users loaded with this table (its owner and players), by id."""
+        found = {s.user_id: s.user for s in self.seats if s.user_id is not None}
+        if self.table.owner_id is not None:
+            found[self.table.owner_id] = self.table.owner
+        return found
+
 
 def rebuild_state(record: dict) -> State:
     """The engine state of a stored deal record: its header, then its actions re-applied."""
@@ -92,21 +99,51 @@ def rebuild_state(record: dict) -> State:
     return state
 
 
-def _load(table: Table, seats: list[Seat] | None = None) -> Live:
-    """Everything below the table row: its seats (with their people), match, deal and state."""
-    if seats is None:
-        seats = list(table.seats.select_related("user"))
+def _catch_up(kept: State | None, record: dict) -> State:
+    """The state of a stored deal: a state kept from earlier in the same deal, brought up to date
+    with the actions stored since (by another process, say), else rebuilt from the record."""
+    stored = record.get("actions", ())
+    if kept is not None and len(kept.log) <= len(stored):
+        try:
+            for action in stored[len(kept.log):]:
+                kept.apply(action)
+            return kept
+        except IllegalAction:
+            log.warning("a kept state could not follow its deal record; rebuilding it")
+    return rebuild_state(record)
+
+
+def _read_table(table_id: int, *, for_update: bool) -> Table:
+    if for_update:
+        query = prepared.select("table_for_update", lambda pk: Table.objects.select_for_update().filter(pk=pk))
     else:
-        _attach_people(table, seats, {})
+        query = prepared.select("table", lambda pk: Table.objects.filter(pk=pk))
+    found = query.fetch(table_id)
+    if not found:
+        raise ServiceError("not_found", _("There is no such table."))
+    return found[0]
+
+
+def _load(table: Table, kept: Live | None = None) -> Live:
+    """Everything below the table row: its seats (with their people), match, deal and state.
+    ``kept``: what this process kept of the table at an earlier version, to start from."""
+    seats = prepared.select("seats", lambda pk: Seat.objects.filter(table_id=pk).order_by("index")).fetch(table.pk)
+    _attach_people(table, seats, kept.people() if kept is not None else {})
     live = Live(table=table, seats=seats)
-    match = Match.objects.filter(table_id=table.pk).first()
-    if match is None:
+    if kept is not None and kept.table.version == table.version:
+        live.match, live.engine, live.deal, live.state = kept.match, kept.engine, kept.deal, kept.state
         return live
-    live.match = match
-    live.engine = EngineMatch.from_dict(match.state)
-    live.deal = match.deals.order_by("-number").first()
-    if live.deal is not None:
-        live.state = rebuild_state(live.deal.record)
+    found = prepared.select("match", lambda pk: Match.objects.filter(table_id=pk)).fetch(table.pk)
+    if not found:
+        return live
+    live.match = found[0]
+    live.engine = EngineMatch.from_dict(live.match.state)
+    deals = prepared.select("latest_deal", lambda pk: Deal.objects.filter(match_id=pk).order_by("-number")[:1]
+                            ).fetch(live.match.pk)
+    if deals:
+        live.deal = deals[0]
+        same_deal = kept is not None and kept.deal is not None and kept.deal.pk == live.deal.pk
+        live.state = _catch_up(kept.state if same_deal else None, live.deal.record)
     return live
 
 
@@ -114,7 +151,7 @@ _OWNER = Table._meta.get_field("owner")
 _SEAT_USER = Seat._meta.get_field("user")
 
 
-def _attach_people(table: Table, seats: list[Seat], known: dict) -> dict:
+def _attach_people(table: Table, seats: list[Seat], known: dict) -> None:
     """Give the table its owner and each seat its user, fetching only the ones not ``known``."""
     wanted = {s.user_id for s in seats if s.user_id is not None}
     if table.owner_id is not None:
@@ -127,38 +164,17 @@ def _attach_people(table: Table, seats: list[Seat], known: dict) -> dict:
             _SEAT_USER.set_cached_value(s, known[s.user_id])
     if table.owner_id is not None:
         _OWNER.set_cached_value(table, known[table.owner_id])
-    return {k: known[k] for k in wanted}
 
 
-def _tables():
-    return Table.objects.select_related("owner")
-
-
-# A table's loaded match, kept between its moves (games/live_cache.py), valid at one version.
+# What each table's last change in this process loaded (games/live_cache.py).
 _live = LiveCache()
 
 
-def _reuse(kept: Live, table: Table, seats: list[Seat]) -> Live:
-    """A kept Live on the freshly read table and seat rows (their clocks, presence, players)."""
-    people = {s.user_id: s.user for s in kept.seats if s.user_id is not None}
-    if kept.table.owner_id is not None:
-        people[kept.table.owner_id] = kept.table.owner
-    _attach_people(table, seats, people)
-    kept.table, kept.seats = table, seats
-    return kept
-
-
 def _lock(table_id: int) -> Live:
-    """The table row, locked, and everything below it: from this process's cache when the
-    version still matches, else from the database. The move path's queries are precompiled."""
-    found = prepared.select("table_for_update",
-                            lambda pk: Table.objects.select_for_update().filter(pk=pk)).fetch(table_id)
-    if not found:
-        raise ServiceError("not_found", _("There is no such table.")) from None
-    table = found[0]
-    seats = prepared.select("seats", lambda pk: Seat.objects.filter(table_id=pk).order_by("index")).fetch(table_id)
-    kept = _live.take(table_id, table.version)
-    return _reuse(kept, table, seats) if kept is not None else _load(table, seats)
+    """The table row, locked, and everything below it, starting from what this process kept of
+    the table: all of it when the version still matches, else its deal state to catch up."""
+    table = _read_table(table_id, for_update=True)
+    return _load(table, _live.take(table_id))
 
 
 @contextmanager
@@ -180,10 +196,7 @@ def forget(table_id: int | None = None) -> None:
 def load(table_id: int) -> Live:
     """A consistent read without a lock: retried if the table moved while it was being read."""
     for _attempt in range(5):
-        try:
-            table = _tables().get(pk=table_id)
-        except Table.DoesNotExist:
-            raise ServiceError("not_found", _("There is no such table.")) from None
+        table = _read_table(table_id, for_update=False)
         live = _load(table)
         if Table.objects.filter(pk=table_id, version=table.version).exists():
             return live
@@ -583,7 +596,7 @@ def act(table_id: int, user, version, action) -> None:
 def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_events=()) -> None:
     state = live.state
     state.apply(action)                       # IllegalAction leaves everything untouched
-    stored = state.actions()[-1]
+    stored = state.action_of(*state.log[-1])
     deal = live.deal
     deal.record["actions"].append(stored)
     _stop_clock(live.seats[seat], now)
