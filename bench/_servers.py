@@ -197,7 +197,18 @@ def cpu_sample(procs: dict[str, int]) -> dict:
     out = {name: tree_cpu(pid) for name, pid in procs.items()}
     out["postgres+redis"] = named_cpu(("postgres", "redis-server"))
     out["loadgen"] = sum(os.times()[:2])
+    out["machine idle"] = _machine_ticks("idle")
+    out["steal"] = _machine_ticks("steal")   # taken by the hypervisor: a noisy neighbour
     return out
+
+
+def _machine_ticks(column: str) -> float:
+    """Seconds of all CPUs spent in one /proc/stat column (user nice system idle iowait irq
+    softirq steal)."""
+    with open("/proc/stat") as fh:
+        fields = fh.readline().split()[1:]
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    return int(fields[names.index(column)]) / CLK_TCK
 
 
 def cpu_delta(a: dict, b: dict) -> dict[str, float]:

@@ -5,7 +5,6 @@ Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) 
 """
 from __future__ import annotations
 
-import json
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
@@ -16,7 +15,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, services
+from . import broadcast, services, wire
 from .engine.core import GAME_NAMES
 from .models import Table
 from .services import ServiceError
@@ -126,7 +125,7 @@ class TableConsumer(ThinConsumer):
     # --- from the client ------------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
         try:
-            data = json.loads(text_data if text_data is not None else bytes_data)
+            data = wire.loads(text_data if text_data is not None else bytes_data)
         except (TypeError, ValueError):
             data = None
         if isinstance(data, dict) and data.get("type") == "sync":
@@ -188,7 +187,7 @@ class TableConsumer(ThinConsumer):
         await self._resync(kind="update", events=event.get("events"))
 
     async def send_json(self, content):
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=wire.dumps(content))
 
 
 class LobbyConsumer(ThinConsumer):
@@ -201,18 +200,18 @@ class LobbyConsumer(ThinConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         tables = await in_thread(services.lobby_tables)(self.game)
-        await self.send(text_data=json.dumps({"type": "tables", "tables": tables}))
+        await self.send(text_data=wire.dumps({"type": "tables", "tables": tables}))
 
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type",
+        await self.send(text_data=wire.dumps({"type": "error", "code": "unknown_type",
                                               "reason": "The lobby socket only sends.", "version": None}))
 
     async def lobby_send(self, event):
-        await self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))
+        await self.send(text_data=wire.dumps({"type": "tables", "tables": event["tables"]}))
 
 
 # Built once: the per-call construction of the wrapper showed in the loop's profile.

@@ -16,7 +16,9 @@ import time
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model, QuerySet
+from django.db.models import JSONField, Model, QuerySet
+
+from games import wire
 
 # Stands in for the one (integer) parameter while a query is compiled, then is found among the
 # compiled parameters: a number no real id or count takes.
@@ -41,12 +43,31 @@ class _CompiledSelect:
         self.converters = self.compiler.get_converters([s[0] for s in self.compiler.select])
 
     def fetch(self, value) -> list[Model]:
+        return self.instances(_run(connections[self.db], self.sql, self.with_param(value)))
+
+    def with_param(self, value) -> list:
         params = list(self.params)
         params[self.slot] = value
-        rows = _run(connections[self.db], self.sql, params, fetch=True)
+        return params
+
+    def instances(self, rows) -> list[Model]:
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
         return [self.model.from_db(self.db, self.attnames, row) for row in rows]
+
+
+def fetch_many(queries: list[tuple[_CompiledSelect, Any]]) -> list[list[Model]]:
+    """Several compiled selects with their parameter, in order: on PostgreSQL in one round trip."""
+    connection = connections[queries[0][0].db]
+    if not _prepares(connection):
+        return [query.fetch(value) for query, value in queries]
+    results = _run_prepared(connection, [(q.sql, q.with_param(v)) for q, v in queries], fetch=True)
+    return [q.instances(rows) for (q, _v), rows in zip(queries, results)]
+
+
+def batches_reads(model: type[Model]) -> bool:
+    """Whether reading more than is sure to be needed costs less than another round trip."""
+    return _prepares(connections[router.db_for_read(model)])
 
 
 def select(name: str, build) -> _CompiledSelect:
@@ -63,9 +84,28 @@ def select(name: str, build) -> _CompiledSelect:
 
 def update(instance: Model, fields: tuple[str, ...]) -> None:
     """``instance.save(update_fields=fields)`` for a saved instance, with its statement compiled once."""
+    update_many([(instance, fields)])
+
+
+def update_many(changes: list[tuple[Model, tuple[str, ...]]]) -> None:
+    """Several such updates (one change's), in order; on PostgreSQL in one round trip. The values
+    are read at this call, so an instance listed twice with the same fields is written once."""
+    if not changes:
+        return
+    unique = {(id(instance), fields): (instance, fields) for instance, fields in changes}
+    changes = list(unique.values())
+    connection = connections[router.db_for_write(type(changes[0][0]), instance=changes[0][0])]
+    statements = [_update_statement(connection, instance, fields) for instance, fields in changes]
+    if _prepares(connection):
+        _run_prepared(connection, statements, fetch=False)
+    else:
+        with connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+
+
+def _update_statement(connection, instance: Model, fields: tuple[str, ...]) -> tuple[str, list]:
     model = type(instance)
-    db = router.db_for_write(model, instance=instance)
-    connection = connections[db]
     cache = _cache()
     key = ("update", model, fields)
     compiled = cache.get(key)
@@ -77,32 +117,62 @@ def update(instance: Model, fields: tuple[str, ...]) -> None:
         sql = f"UPDATE {qn(meta.db_table)} SET {assignments} WHERE {qn(meta.pk.column)} = %s"
         compiled = cache[key] = (sql, columns)
     sql, columns = compiled
-    params: list[Any] = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in columns]
+    params: list[Any] = [_db_value(f, f.pre_save(instance, False), connection) for f in columns]
     params.append(instance.pk)
-    _run(connection, sql, params, fetch=False)
+    return sql, params
 
 
-def _run(connection, sql: str, params: list, *, fetch: bool) -> list | None:
-    if connection.vendor == "postgresql" and connection.settings_dict["OPTIONS"].get("prepare_threshold") is not None:
-        return _run_prepared(connection, sql, params, fetch)
+def _db_value(field, value, connection):
+    """``field.get_db_prep_save``, except that JSON (a deal record, each move) is encoded by
+    orjson rather than the standard library, several times faster."""
+    if isinstance(field, JSONField) and value is not None and field.encoder is None:
+        if connection.vendor == "postgresql":
+            from psycopg.types.json import Jsonb
+            return Jsonb(value, dumps=wire.dumps)
+        return wire.dumps(value)
+    return field.get_db_prep_save(value, connection)
+
+
+def _prepares(connection) -> bool:
+    return (connection.vendor == "postgresql"
+            and connection.settings_dict["OPTIONS"].get("prepare_threshold") is not None)
+
+
+def _run(connection, sql: str, params: list) -> list:
+    if _prepares(connection):
+        return _run_prepared(connection, [(sql, params)], fetch=True)[0]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall() if fetch else None
+        return cursor.fetchall()
 
 
-def _run_prepared(connection, sql: str, params: list, fetch: bool) -> list | None:
-    """PostgreSQL: a server-side prepared statement, parsed and planned once per connection, its
-    parameters sent beside it. Django's psycopg cursors bind on the client, quoting every
-    parameter (a deal record's JSON) into the text, which PostgreSQL then parses anew."""
+def _run_prepared(connection, statements: list[tuple[str, list]], fetch: bool) -> list[list] | None:
+    """PostgreSQL: server-side prepared statements, parsed and planned once per connection, their
+    parameters sent beside them. Django's psycopg cursors bind on the client, quoting every
+    parameter (a deal record's JSON) into the text, which PostgreSQL then parses anew. Several
+    statements go out in one pipeline: one round trip instead of one each."""
     import psycopg
 
     connection.ensure_connection()
     start = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        rows = cursor.fetchall() if fetch else None
+    raw = connection.connection
+    rows = None
+    with connection.wrap_database_errors:
+        if len(statements) == 1:
+            with psycopg.Cursor(raw) as cursor:
+                cursor.execute(*statements[0], prepare=True)
+                rows = [cursor.fetchall()] if fetch else None
+        else:
+            cursors = [psycopg.Cursor(raw) for _ in statements]
+            with raw.pipeline():
+                for cursor, (sql, params) in zip(cursors, statements):
+                    cursor.execute(sql, params, prepare=True)
+            rows = [cursor.fetchall() for cursor in cursors] if fetch else None
+            for cursor in cursors:
+                cursor.close()
     if connection.queries_logged:
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+        took = f"{time.monotonic() - start:.3f}"
+        connection.queries_log.extend({"sql": sql, "time": took} for sql, _params in statements)
     return rows
 
 

@@ -12,10 +12,9 @@ version says nothing else changed it.
 """
 from __future__ import annotations
 
-import json
 import logging
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterator
 
@@ -26,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import BOT_LEVELS, User, bot_user
-from games import bots, broadcast, prepared, reasons
+from games import bots, broadcast, prepared, reasons, wire
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
@@ -38,6 +37,7 @@ log = logging.getLogger(__name__)
 Status = Table.Status
 CHAT_HISTORY = 50
 SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
+CLOCK_FIELDS = ("bank_ms", "turn_started_at")
 
 
 class ServiceError(Exception):
@@ -78,6 +78,8 @@ class Live:
     engine: EngineMatch | None = None
     deal: Deal | None = None
     state: State | None = None
+    # Row updates of the change in progress, sent together by _bump (one round trip).
+    writes: list = field(default_factory=list)
 
     @property
     def game_rules(self):
@@ -113,33 +115,48 @@ def _catch_up(kept: State | None, record: dict) -> State:
     return rebuild_state(record)
 
 
-def _read_table(table_id: int, *, for_update: bool) -> Table:
+def _select_table(for_update: bool):
     if for_update:
-        query = prepared.select("table_for_update", lambda pk: Table.objects.select_for_update().filter(pk=pk))
-    else:
-        query = prepared.select("table", lambda pk: Table.objects.filter(pk=pk))
-    found = query.fetch(table_id)
-    if not found:
+        return prepared.select("table_for_update", lambda pk: Table.objects.select_for_update().filter(pk=pk))
+    return prepared.select("table", lambda pk: Table.objects.filter(pk=pk))
+
+
+def _select_seats():
+    return prepared.select("seats", lambda pk: Seat.objects.filter(table_id=pk).order_by("index"))
+
+
+def _select_match():
+    return prepared.select("match", lambda pk: Match.objects.filter(table_id=pk))
+
+
+def _select_latest_deal():
+    return prepared.select("latest_deal",
+                           lambda pk: Deal.objects.filter(match__table_id=pk).order_by("-number")[:1])
+
+
+def _read(table_id: int, kept: Live | None, *, for_update: bool) -> Live:
+    """A table and everything below it: its seats (with their people), match, deal and state.
+    ``kept``: what this process kept of the table at an earlier version, to start from. Where a
+    round trip costs more than reading a match and deal that may not be needed (PostgreSQL),
+    all of it is read at once."""
+    queries = [_select_table(for_update), _select_seats()]
+    if prepared.batches_reads(Table):
+        queries += [_select_match(), _select_latest_deal()]
+    found = prepared.fetch_many([(q, table_id) for q in queries])
+    if not found[0]:
         raise ServiceError("not_found", _("There is no such table."))
-    return found[0]
-
-
-def _load(table: Table, kept: Live | None = None) -> Live:
-    """Everything below the table row: its seats (with their people), match, deal and state.
-    ``kept``: what this process kept of the table at an earlier version, to start from."""
-    seats = prepared.select("seats", lambda pk: Seat.objects.filter(table_id=pk).order_by("index")).fetch(table.pk)
+    table, seats = found[0][0], found[1]
     _attach_people(table, seats, kept.people() if kept is not None else {})
     live = Live(table=table, seats=seats)
     if kept is not None and kept.table.version == table.version:
         live.match, live.engine, live.deal, live.state = kept.match, kept.engine, kept.deal, kept.state
         return live
-    found = prepared.select("match", lambda pk: Match.objects.filter(table_id=pk)).fetch(table.pk)
-    if not found:
+    matches = found[2] if len(found) > 2 else _select_match().fetch(table_id)
+    if not matches:
         return live
-    live.match = found[0]
+    live.match = matches[0]
     live.engine = EngineMatch.from_dict(live.match.state)
-    deals = prepared.select("latest_deal", lambda pk: Deal.objects.filter(match_id=pk).order_by("-number")[:1]
-                            ).fetch(live.match.pk)
+    deals = found[3] if len(found) > 3 else _select_latest_deal().fetch(table_id)
     if deals:
         live.deal = deals[0]
         same_deal = kept is not None and kept.deal is not None and kept.deal.pk == live.deal.pk
@@ -173,8 +190,7 @@ _live = LiveCache()
 def _lock(table_id: int) -> Live:
     """The table row, locked, and everything below it, starting from what this process kept of
     the table: all of it when the version still matches, else its deal state to catch up."""
-    table = _read_table(table_id, for_update=True)
-    return _load(table, _live.take(table_id))
+    return _read(table_id, _live.take(table_id), for_update=True)
 
 
 @contextmanager
@@ -196,9 +212,8 @@ def forget(table_id: int | None = None) -> None:
 def load(table_id: int) -> Live:
     """A consistent read without a lock: retried if the table moved while it was being read."""
     for _attempt in range(5):
-        table = _read_table(table_id, for_update=False)
-        live = _load(table)
-        if Table.objects.filter(pk=table_id, version=table.version).exists():
+        live = _read(table_id, None, for_update=False)
+        if Table.objects.filter(pk=table_id, version=live.table.version).exists():
             return live
     return live
 
@@ -286,7 +301,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
 def send_text(msg: dict) -> dict:
     """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
     the committing thread, so the text is fixed before the table's next change can begin."""
-    return {"type": "table.send", "text": json.dumps(msg, separators=(",", ":"))}
+    return {"type": "table.send", "text": wire.dumps(msg)}
 
 
 def view_for(live: Live, seat: int | None) -> dict | None:
@@ -399,7 +414,9 @@ def _bump(live: Live, now: datetime) -> None:
     t = live.table
     t.version += 1
     t.due_at = _due_at(live, now)
-    prepared.update(t, ("version", "due_at", "status", "next_deal_at", "updated_at"))
+    live.writes.append((t, ("version", "due_at", "status", "next_deal_at", "updated_at")))
+    prepared.update_many(live.writes)
+    live.writes.clear()
 
 
 def _due_at(live: Live, now: datetime) -> datetime | None:
@@ -430,17 +447,17 @@ def _run_clocks(live: Live, now: datetime) -> None:
             if not running:
                 seat.bank_ms += inc
                 seat.turn_started_at = now
-                prepared.update(seat, ("bank_ms", "turn_started_at"))
+                live.writes.append((seat, CLOCK_FIELDS))
         elif running:
-            _stop_clock(seat, now)
+            _stop_clock(live, seat, now)
 
 
-def _stop_clock(seat: Seat, now: datetime) -> None:
+def _stop_clock(live: Live, seat: Seat, now: datetime) -> None:
     if seat.turn_started_at is not None:
         used = int((now - seat.turn_started_at).total_seconds() * 1000)
         seat.bank_ms = max(0, seat.bank_ms - used)
         seat.turn_started_at = None
-        prepared.update(seat, ("bank_ms", "turn_started_at"))
+        live.writes.append((seat, CLOCK_FIELDS))
 
 
 # --- table life --------------------------------------------------------------------------------------
@@ -599,7 +616,7 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
     stored = state.action_of(*state.log[-1])
     deal = live.deal
     deal.record["actions"].append(stored)
-    _stop_clock(live.seats[seat], now)
+    _stop_clock(live, live.seats[seat], now)
     events = list(extra_events) + [{"kind": "action", "seat": seat, "action": public_action(stored)}]
     lobby = False
     if state.is_over():
@@ -618,7 +635,7 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
             live.table.status = Status.BETWEEN_DEALS
             live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
         live.match.save()
-    prepared.update(deal, ("record", "result", "finished"))
+    live.writes.append((deal, ("record", "result", "finished")))
     _run_clocks(live, now)
     _bump(live, now)
     _broadcast(live, events, now, lobby=lobby)
@@ -715,7 +732,7 @@ def _bot_level(level: str) -> str:
 
 def _time_out(live: Live, seat_index: int, now: datetime) -> None:
     seat = live.seats[seat_index]
-    _stop_clock(seat, now)
+    _stop_clock(live, seat, now)
     m = live.match
     m.timed_out = sorted(set(m.timed_out) | {seat_index})
     event = {"kind": "timeout", "seat": seat_index}
