@@ -5,6 +5,8 @@ Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) 
 """
 from __future__ import annotations
 
+import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
@@ -20,6 +22,8 @@ from .engine.core import GAME_NAMES
 from .models import Table
 from .services import ServiceError
 
+log = logging.getLogger(__name__)
+SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 
@@ -131,8 +135,13 @@ class TableConsumer(ThinConsumer):
         if isinstance(data, dict) and data.get("type") == "sync":
             await self._resync()
             return
+        started = time.monotonic()
         sent, error = await _handle_in_thread(self, data)
         await broadcast.send(self.channel_layer, sent)
+        took = time.monotonic() - started
+        if took > SLOW_SECONDS:
+            log.warning("table %s: a %s message took %.1f s to apply and send (%d messages)",
+                        self.table_id, data.get("type") if isinstance(data, dict) else "bad", took, len(sent))
         if error is not None:
             await self.send_json(error)
             if error["code"] == "stale":
