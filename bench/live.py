@@ -72,6 +72,7 @@ class Stats:
         self.errors: Counter = Counter()
         self.window = (float("inf"), float("-inf"))
         self.max_inflight = 0
+        self.incidents: list[str] = []      # what the sockets knew when an update never came
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -222,6 +223,8 @@ async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: rando
             await asyncio.wait_for(p.done.wait(), timeout=10)
         except asyncio.TimeoutError:
             st.errors["no update within 10 s"] += 1
+            st.incidents.append(f"table {tr.id}: seat {p.seat} acted on version {p.version}; "
+                                f"sockets now at {[s.version for s in tr.socks]}")
         inflight[0] -= 1
         tr.pending = None
         next_t += interval
@@ -301,6 +304,7 @@ def report(args, res: dict) -> dict:
         "spread_p99": pct(st.spread, 99),
         "bot_p50": pct(st.bot_lat, 50), "bot_p95": pct(st.bot_lat, 95), "bot_p99": pct(st.bot_lat, 99),
         "errors": sum(st.errors.values()), "error_kinds": dict(st.errors), "stale": res["stale"],
+        "incidents": st.incidents,
         "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
     }
     return row
@@ -320,6 +324,8 @@ def print_rows(rows: list[dict]) -> None:
                   f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
         if r["error_kinds"]:
             print(f"  errors: {r['error_kinds']}")
+            for line in r["incidents"][:5]:
+                print(f"    {line}")
         verdict = "meets" if r["p99"] < TARGET_P99_MS else "MISSES"
         print(f"  p99 {verdict} the {TARGET_P99_MS:.0f} ms target; fan-out spread (first -> last socket)"
               f" p99 {r['spread_p99']:.1f} ms; {r['scripted_moves']} scripted moves measured")
