@@ -184,6 +184,7 @@ GAMES_REPLACEMENT_BOT = env.str("REPLACEMENT_BOT", default="basic")  # who takes
 # Work due within this many seconds gets a Celery task at its time; later deadlines (players'
 # clocks) are found by the sweeper every SWEEP_SECONDS.
 GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
+GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # how late before the sweeper steps in
 # Threads per web process for socket work off the event loop (games/consumers.py).
 GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
 

@@ -778,7 +778,13 @@ def set_connected(table_id: int, seat: int | None, delta: int) -> None:
 
 
 # --- the sweeper ---------------------------------------------------------------------------------
-def overdue_tables(grace_seconds: float = 0.5) -> list[int]:
+def overdue_tables(grace_seconds: float | None = None) -> list[int]:
+    """Tables whose due work is late by more than the grace: a player's clock deadline (those
+    get no task) or a lost task. The grace keeps the sweeper from doubling the work of tasks
+    that are merely running late on a busy worker (at 0.5 s it did half the worker's bot moves
+    a second time in bench/live.py --bots)."""
+    if grace_seconds is None:
+        grace_seconds = settings.GAMES_SWEEP_GRACE_SECONDS
     limit = timezone.now() - timedelta(seconds=grace_seconds)
     return list(Table.objects.filter(status__in=[Status.PLAYING, Status.BETWEEN_DEALS], due_at__lte=limit)
                 .values_list("pk", flat=True)[:500])
