@@ -118,7 +118,7 @@ def daphne(port: int, env: dict, log: Path) -> Proc:
                                    "config.asgi:application"], env, log)
 
 
-def celery_worker(env: dict, log: Path, concurrency: int = 2) -> Proc:
+def celery_worker(env: dict, log: Path, concurrency: int = 4) -> Proc:
     # -B: the sweeper (beat) runs with the worker, as a deployment would run beat somewhere.
     return Proc("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "-B", "-l", "WARNING",
                            "-c", str(concurrency), "--without-gossip", "--without-mingle",
@@ -198,6 +198,7 @@ def cpu_sample(procs: dict[str, int]) -> dict:
     out["postgres+redis"] = named_cpu(("postgres", "redis-server"))
     out["loadgen"] = sum(os.times()[:2])
     out["machine idle"] = _machine_ticks("idle")
+    out["iowait"] = _machine_ticks("iowait")     # idle, but with a process waiting on the disk
     out["steal"] = _machine_ticks("steal")   # taken by the hypervisor: a noisy neighbour
     return out
 

@@ -8,7 +8,7 @@ The script starts its own servers and stops them when it is done (everything on 
   * embedded: one Daphne with the default settings and a fresh SQLite file (in-memory channel
     layer, Celery worker and beat as threads of that process);
   * scaled: two Daphne processes (DATABASE_URL -> PostgreSQL database ``bench_live``, recreated;
-    REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 2, with beat).
+    REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 4 as in the Procfile, with beat).
 It migrates, creates the users and tables through Django (bench/_setup.py), and gives each player a
 session (the ``sessionid`` cookie a login would set). Each seat is a ``websockets`` client; in scaled
 mode seat i of table t connects to Daphne (t + i) % 2, so every move crosses processes. The owners
@@ -340,6 +340,7 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     ap.add_argument("--bots", action="store_true", help="seats 1-3 are basic bots (Celery)")
+    ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
     ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, SQLite)")
@@ -372,7 +373,7 @@ def main() -> int:
         procs += daphnes
         cpu_pids = {f"daphne{i + 1}": d.pid for i, d in enumerate(daphnes)}
         if args.mode == "scaled":
-            worker = S.celery_worker(env, workdir / "celery.log")
+            worker = S.celery_worker(env, workdir / "celery.log", concurrency=args.workers)
             procs.append(worker)
             cpu_pids["celery"] = worker.pid
         for p, d in zip(ports, daphnes):
