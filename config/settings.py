@@ -164,11 +164,6 @@ CELERY_TASK_ACKS_LATE = True           # a worker killed mid-task leaves it for 
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Celery's Django fixup closes every database connection before and after each task unless this
-# is set: on PostgreSQL that was a new backend (a fork and a login) per bot move, most of the
-# machine's CPU in bench/live.py --bots. config/celery.py closes only stale or broken ones, as
-# Django does around a request (CONN_MAX_AGE).
-CELERY_DB_REUSE_MAX = 10**9
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05   # kombu's default is 1 s
