@@ -56,6 +56,16 @@ def task_queue(monkeypatch):
 
 
 @pytest.fixture
+def make_bot(db):
+    """Distinct bot users (the built-in ones are one user per level)."""
+    from accounts.models import User
+
+    def make(name, level="random"):
+        return User.objects.create(username=name, is_bot=True, bot_level=level)
+    return make
+
+
+@pytest.fixture
 def make_user(db):
     from accounts.models import User
 

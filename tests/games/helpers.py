@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
+
+from django.utils import timezone
 
 from games import bots, services
-from games.models import Table
+from games.models import Seat, Table
 
 
 def live(table_id):
@@ -23,3 +26,11 @@ def human_move(table_id, user, rng=None, seat=None):
 
 def version(table_id) -> int:
     return Table.objects.get(pk=table_id).version
+
+
+def expire_clock(table_id, seat):
+    """Run out ``seat``'s clock: its turn began longer ago than its bank, and the table is due."""
+    s = Seat.objects.get(table_id=table_id, index=seat)
+    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
+    s.save()
+    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))

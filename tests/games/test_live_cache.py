@@ -2,16 +2,14 @@
 queries of the move path (games/prepared.py): never trusted beyond what the database says."""
 import copy
 import random
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games import prepared, services
 from games.live_cache import LiveCache
 from games.models import Deal, Seat, Table
 
-from .helpers import human_move, version
+from .helpers import expire_clock, human_move, version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,11 +97,8 @@ def test_a_kept_table_at_the_same_version_still_reads_fresh_seat_rows(make_user,
     t, users = four_humans(make_user)
     rng = random.Random(4)
     move(t.pk, users, rng)
-    lv = services.load(t.pk)
-    seat = lv.state.seats_to_act()[0]
-    long_ago = timezone.now() - timedelta(hours=1)
-    Seat.objects.filter(table=t, index=seat).update(turn_started_at=long_ago, bank_ms=1000)
-    Table.objects.filter(pk=t.pk).update(due_at=long_ago)
+    seat = services.load(t.pk).state.seats_to_act()[0]
+    expire_clock(t.pk, seat)
 
     services.advance(t.pk)                      # the clock ran out: a bot takes the seat
 

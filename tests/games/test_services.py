@@ -10,7 +10,7 @@ from games import services
 from games.models import Deal, Seat, Table
 from games.services import ServiceError
 
-from .helpers import human_move, version
+from .helpers import expire_clock, human_move, version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,18 +131,11 @@ def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent)
     assert sent == [] and task_queue.pending == []
 
 
-def expire(table_id, seat):
-    s = Seat.objects.get(table_id=table_id, index=seat)
-    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
-    s.save()
-    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
-
-
 def test_it_forfeits_a_two_player_match_when_a_clock_runs_out(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     seat, user = to_act_user(t.pk, [ala, ola])
     assert task_queue.run_due() == 0          # the deadline is in the future
-    expire(t.pk, seat)
+    expire_clock(t.pk, seat)
     services.advance(t.pk)
     lv = services.load(t.pk)
     assert lv.table.status == "finished"
@@ -180,7 +173,7 @@ def test_it_gives_a_timed_out_seat_to_a_bot_in_four_player_games_and_ranks_him_l
     task_queue.run_due()
     lv = services.load(t.pk)
     assert 0 in lv.state.seats_to_act()
-    expire(t.pk, 0)
+    expire_clock(t.pk, 0)
     services.advance(t.pk)  # what the deadline's task (or the sweeper) does
     task_queue.run_due()   # the timeout, then the bots (ala's seat included) play on to the end
     lv = services.load(t.pk)

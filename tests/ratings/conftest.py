@@ -33,16 +33,6 @@ def rating_queue(monkeypatch):
 
 
 @pytest.fixture
-def make_bot(db):
-    """Distinct bot users (the built-in ones are one user per level)."""
-    from accounts.models import User
-
-    def make(name, level="random"):
-        return User.objects.create(username=name, is_bot=True, bot_level=level)
-    return make
-
-
-@pytest.fixture
 def play_out(task_queue):
     """Create a table with ``seats`` (users or bot levels), start it and let the bots play it to
     the end; returns the games.models.Match."""

@@ -1,16 +1,14 @@
 """Nothing of a deal in progress leaves the server: no replay, no download, for anyone."""
 import json
-from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services as games
-from games.models import Deal, Match, Seat, Table
+from games.models import Deal, Match
 
-from ..games.helpers import human_move
+from ..games.helpers import expire_clock, human_move
 from .factories import finished_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,13 +38,6 @@ def play_first_deal(table_id, user, task_queue):
         else:
             task_queue.run_due()
     raise AssertionError("the first deal did not end")
-
-
-def expire_clock(table_id, seat):
-    s = Seat.objects.get(table_id=table_id, index=seat)
-    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
-    s.save()
-    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
 
 
 def test_a_deal_in_progress_is_never_replayable_or_downloadable(make_user, task_queue, rating_queue):

@@ -8,11 +8,12 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import services as games
-from games.models import Match, Seat, Table
+from games.models import Match
 from ratings import rating as R
 from ratings import services, tasks
 from ratings.models import MatchPlayer, Rating, RatingChange
 
+from ..games.helpers import expire_clock
 from .factories import finished_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -147,13 +148,6 @@ def test_unrated_matches_enter_the_history_but_not_the_ratings(make_user, make_b
     assert MatchPlayer.objects.filter(match=m).count() == 2
     assert not Rating.objects.exists()
     assert services.current_rating(ala, "sixtysix", "kurnik") == 1500
-
-
-def expire_clock(table_id, seat):
-    s = Seat.objects.get(table_id=table_id, index=seat)
-    s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
-    s.save()
-    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
 
 
 def test_a_forfeit_on_time_counts_as_a_loss(make_user, task_queue, rating_queue):

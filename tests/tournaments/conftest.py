@@ -59,12 +59,10 @@ def advance_queue(monkeypatch):
 
 
 @pytest.fixture
-def bots(db):
+def bots(make_bot):
     """``bots(n, level)``: n bot users of their own (entrants need distinct users)."""
-    from accounts.models import User
-
     def make(n, level="random", prefix="tbot"):
-        return [User.objects.create(username=f"{prefix}{i}", is_bot=True, bot_level=level) for i in range(n)]
+        return [make_bot(f"{prefix}{i}", level) for i in range(n)]
     return make
 
 
