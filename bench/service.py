@@ -23,6 +23,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench.live import choose  # noqa: E402  (the same legal action a scripted seat picks)
+
 
 def configure_database() -> None:
     url = os.environ.get("DATABASE_URL")
@@ -56,13 +58,6 @@ def setup(n_tables: int) -> list[tuple[int, list]]:
                                       seats=["me"] + group[1:], start=True)
         tables.append((table.pk, group))
     return tables
-
-
-def choose(view: dict, rng: random.Random) -> dict:
-    action = dict(rng.choice(view["legal"]))
-    if action.get("type") == "pass" and "cards" in action:
-        action["cards"] = rng.sample(list(action["cards"]), 3)
-    return action
 
 
 def play(tables, moves: int, rng: random.Random) -> dict:
