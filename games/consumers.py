@@ -63,6 +63,9 @@ class ThinConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def send_json(self, content):
+        await self.send(text_data=wire.dumps(content))
+
 
 class TableConsumer(ThinConsumer):
     """One socket at one table. Service calls run on worker threads (``thread_sensitive=False``),
@@ -195,9 +198,6 @@ class TableConsumer(ThinConsumer):
     async def table_resync(self, event):
         await self._resync(kind="update", events=event.get("events"))
 
-    async def send_json(self, content):
-        await self.send(text_data=wire.dumps(content))
-
 
 class LobbyConsumer(ThinConsumer):
     async def connect(self):
@@ -209,18 +209,18 @@ class LobbyConsumer(ThinConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         tables = await in_thread(services.lobby_tables)(self.game)
-        await self.send(text_data=wire.dumps({"type": "tables", "tables": tables}))
+        await self.send_json({"type": "tables", "tables": tables})
 
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=wire.dumps({"type": "error", "code": "unknown_type",
-                                              "reason": "The lobby socket only sends.", "version": None}))
+        await self.send_json({"type": "error", "code": "unknown_type",
+                              "reason": "The lobby socket only sends.", "version": None})
 
     async def lobby_send(self, event):
-        await self.send(text_data=wire.dumps({"type": "tables", "tables": event["tables"]}))
+        await self.send_json({"type": "tables", "tables": event["tables"]})
 
 
 # Built once: the per-call construction of the wrapper showed in the loop's profile.
