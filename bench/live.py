@@ -346,7 +346,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, SQLite)")
     ap.add_argument("--json", help="append the result row to this JSON-lines file")
     ap.add_argument("--py-spy", dest="pyspy", type=float, default=0,
-                    help="record py-spy flame graphs of each Daphne for this many seconds of the window")
+                    help="record py-spy profiles of each server for this many seconds of the window "
+                         "(a profiling aid, not a dependency: `.venv/bin/pip install py-spy` first)")
     args = ap.parse_args()
     args.bot_delay_ms = int(1000 / args.rate) if args.bots else 0
 
