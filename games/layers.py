@@ -59,12 +59,16 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
 
 
 class ScaledChannelLayer(RedisPubSubChannelLayer):
-    """RedisPubSubChannelLayer (PERFORMANCE.md) whose batches go out in one round trip per shard.
+    """RedisPubSubChannelLayer (PERFORMANCE.md) whose batches go out through one writer per shard.
 
     channels_redis publishes one message per round trip under a per-shard lock, so all the
     publishes of a process queue behind each other, each waiting for a busy event loop to come
-    round: at 200 tables that queue, not Redis, was the latency (bench/live.py). A batch is one
-    pipeline of PUBLISH commands per shard on a pooled connection; Redis keeps their order.
+    round: at 200 tables that queue, not Redis, was the latency (bench/live.py). Here each shard has
+    one ``_Publisher``: whatever the process's consumers commit while a round trip is out goes
+    in the next pipeline. One writer on one connection also keeps the process's publishes in
+    commit order, and never asks the pool for more connections than one (a pipeline per batch
+    took one each: a burst of moves exhausted redis-py's pool, which raises rather than waits,
+    and those moves' updates were lost).
     This leans on two internals of channels_redis 4.3 (the loop layer's shard and group-name
     helpers, and the shard's client); tests/scaled exercise it against a real Redis.
     """
@@ -80,8 +84,59 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
             channel = layer._get_group_channel_name(group)
             by_shard.setdefault(layer._get_shard(channel), []).append((channel, self.serialize(message)))
         for shard, items in by_shard.items():
-            shard._ensure_redis()
-            async with shard._redis.pipeline(transaction=False) as pipe:
-                for channel, data in items:
-                    pipe.publish(channel, data)
-                await pipe.execute()
+            await _Publisher.of(shard).publish(items)
+
+
+class _Publisher:
+    """Writes a shard's PUBLISH commands in the order they were queued, one pipeline at a time.
+
+    ``publish`` returns once Redis has taken its items (or raises what the round trip raised)."""
+
+    def __init__(self, shard):
+        self.shard = shard
+        self.pending: list[tuple[str, bytes]] = []
+        self.waiters: list[asyncio.Future] = []
+        self.writer: asyncio.Task | None = None
+
+    @classmethod
+    def of(cls, shard) -> "_Publisher":
+        publisher = getattr(shard, "_games_publisher", None)
+        if publisher is None:
+            publisher = shard._games_publisher = cls(shard)
+        return publisher
+
+    async def publish(self, items: list[tuple[str, bytes]]) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.pending.extend(items)
+        self.waiters.append(done)
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.ensure_future(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self.pending:
+            items, waiters = self.pending, self.waiters
+            self.pending, self.waiters = [], []
+            try:
+                self.shard._ensure_redis()
+                async with self.shard._redis.pipeline(transaction=False) as pipe:
+                    for channel, data in items:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception as exc:
+                _settle(waiters, exc)
+            except BaseException:     # cancelled (the loop is closing): no waiter may hang
+                _settle(waiters + self.waiters, ConnectionError("the Redis publisher was stopped"))
+                self.pending, self.waiters = [], []
+                raise
+            else:
+                _settle(waiters, None)
+
+
+def _settle(waiters: list[asyncio.Future], error: Exception | None) -> None:
+    for done in waiters:
+        if not done.done():
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)

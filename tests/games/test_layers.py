@@ -69,3 +69,37 @@ async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
         assert (await layer.receive(watcher))["n"] == 9
     finally:
         await layer.flush()
+
+
+async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_order():
+    """A burst of commits larger than the connection pool: none fails, and the process's
+    publishes reach Redis in the order they were committed."""
+    import asyncio
+    from tests.services import require
+    from games.layers import ScaledChannelLayer
+    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    layer = ScaledChannelLayer(hosts=[{"address": "redis://127.0.0.1:6379/8", "max_connections": 2}],
+                               prefix="test-burst")
+    try:
+        seat = await layer.new_channel()
+        await layer.group_add("table.8.seat.0", seat)
+        await asyncio.gather(*(layer.group_send_many([("table.8.seat.0", {"type": "m", "n": i})])
+                               for i in range(300)))
+        assert [(await layer.receive(seat))["n"] for _ in range(300)] == list(range(300))
+    finally:
+        await layer.flush()
+
+
+async def test_the_scaled_layer_reports_an_unreachable_redis_to_every_caller_and_recovers():
+    import asyncio
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from games.layers import ScaledChannelLayer
+    layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:1/8"], prefix="test-down")
+    try:
+        results = await asyncio.gather(*(layer.group_send_many([("g", {"type": "m"})]) for _ in range(3)),
+                                       return_exceptions=True)
+        assert all(isinstance(r, RedisConnectionError) for r in results), results
+        results = await asyncio.gather(layer.group_send_many([("g", {"type": "m"})]), return_exceptions=True)
+        assert isinstance(results[0], RedisConnectionError)   # the writer started again, not stuck
+    finally:
+        await layer.flush()
