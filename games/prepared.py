@@ -87,9 +87,15 @@ def update(instance: Model, fields: tuple[str, ...]) -> None:
     update_many([(instance, fields)])
 
 
-def update_many(changes: list[tuple[Model, tuple[str, ...]]]) -> None:
+def update_many(changes: list[tuple[Model, tuple[str, ...]]], *, commit: bool = False) -> None:
     """Several such updates (one change's), in order; on PostgreSQL in one round trip. The values
-    are read at this call, so an instance listed twice with the same fields is written once."""
+    are read at this call, so an instance listed twice with the same fields is written once.
+
+    ``commit``: these are the last statements of the caller's atomic block. On PostgreSQL, when
+    that block is the outermost one, its COMMIT goes in the same round trip, and Django's commit
+    at the block's end finds nothing left to do (it still runs the on-commit hooks). A move then
+    costs two round trips, not three: each one waits for a busy machine to schedule the database
+    and then this thread (bench/live.py: a third of the service's time under load)."""
     if not changes:
         return
     unique = {(id(instance), fields): (instance, fields) for instance, fields in changes}
@@ -97,7 +103,7 @@ def update_many(changes: list[tuple[Model, tuple[str, ...]]]) -> None:
     connection = connections[router.db_for_write(type(changes[0][0]), instance=changes[0][0])]
     statements = [_update_statement(connection, instance, fields) for instance, fields in changes]
     if _prepares(connection):
-        _run_prepared(connection, statements, fetch=False)
+        _run_prepared(connection, statements, fetch=False, commit=commit and _outermost(connection))
     else:
         with connection.cursor() as cursor:
             for sql, params in statements:
@@ -138,6 +144,13 @@ def _prepares(connection) -> bool:
             and connection.settings_dict["OPTIONS"].get("prepare_threshold") is not None)
 
 
+def _outermost(connection) -> bool:
+    """Inside exactly one atomic block, with no savepoint and nothing marked for rollback: the
+    block whose end commits (so never inside a test's wrapping transaction)."""
+    return (connection.in_atomic_block and len(connection.atomic_blocks) == 1
+            and not connection.savepoint_ids and not connection.needs_rollback)
+
+
 def _run(connection, sql: str, params: list) -> list:
     if _prepares(connection):
         return _run_prepared(connection, [(sql, params)], fetch=True)[0]
@@ -146,11 +159,13 @@ def _run(connection, sql: str, params: list) -> list:
         return cursor.fetchall()
 
 
-def _run_prepared(connection, statements: list[tuple[str, list]], fetch: bool) -> list[list] | None:
+def _run_prepared(connection, statements: list[tuple[str, list]], fetch: bool,
+                  commit: bool = False) -> list[list] | None:
     """PostgreSQL: server-side prepared statements, parsed and planned once per connection, their
     parameters sent beside them. Django's psycopg cursors bind on the client, quoting every
     parameter (a deal record's JSON) into the text, which PostgreSQL then parses anew. Several
-    statements go out in one pipeline: one round trip instead of one each."""
+    statements (and the COMMIT, with ``commit``) go out in one pipeline: one round trip instead
+    of one each."""
     import psycopg
 
     connection.ensure_connection()
@@ -158,7 +173,7 @@ def _run_prepared(connection, statements: list[tuple[str, list]], fetch: bool) -
     raw = connection.connection
     rows = None
     with connection.wrap_database_errors:
-        if len(statements) == 1:
+        if len(statements) == 1 and not commit:
             with psycopg.Cursor(raw) as cursor:
                 cursor.execute(*statements[0], prepare=True)
                 rows = [cursor.fetchall()] if fetch else None
@@ -167,6 +182,8 @@ def _run_prepared(connection, statements: list[tuple[str, list]], fetch: bool) -
             with raw.pipeline():
                 for cursor, (sql, params) in zip(cursors, statements):
                     cursor.execute(sql, params, prepare=True)
+                if commit:
+                    raw.commit()
             rows = [cursor.fetchall() for cursor in cursors] if fetch else None
             for cursor in cursors:
                 cursor.close()

@@ -78,8 +78,10 @@ class Live:
     engine: EngineMatch | None = None
     deal: Deal | None = None
     state: State | None = None
-    # Row updates of the change in progress, sent together by _bump (one round trip).
+    # Row updates of the change in progress, sent together at its end (one round trip, with the
+    # commit where the database allows: see _locked).
     writes: list = field(default_factory=list)
+    locked: bool = False    # inside _locked, which writes them; else _bump does
 
     @property
     def game_rules(self):
@@ -195,12 +197,17 @@ def _lock(table_id: int) -> Live:
 
 @contextmanager
 def _locked(table_id: int) -> Iterator[Live]:
-    """A transaction holding the table's lock. After the commit, and after the messages built
-    from the Live on commit, the Live goes back to the cache for the table's next change."""
+    """A transaction holding the table's lock. The change's row updates are its last statements,
+    sent with its COMMIT in one round trip (games/prepared.py). After the commit, and after the
+    messages built from the Live on commit, the Live goes back to the cache for the table's next
+    change."""
     with transaction.atomic():
         live = _lock(table_id)
+        live.locked = True
         yield live
         transaction.on_commit(lambda: _live.put(table_id, live.table.version, live))
+        prepared.update_many(live.writes, commit=True)
+        live.writes.clear()
 
 
 def forget(table_id: int | None = None) -> None:
@@ -415,8 +422,9 @@ def _bump(live: Live, now: datetime) -> None:
     t.version += 1
     t.due_at = _due_at(live, now)
     live.writes.append((t, ("version", "due_at", "status", "next_deal_at", "updated_at")))
-    prepared.update_many(live.writes)
-    live.writes.clear()
+    if not live.locked:
+        prepared.update_many(live.writes)
+        live.writes.clear()
 
 
 def _due_at(live: Live, now: datetime) -> datetime | None:

@@ -1,0 +1,98 @@
+"""The move path on PostgreSQL, in one process: prepared statements, pipelined reads and writes,
+and the COMMIT sent with a change's last writes (games/prepared.py). The rest of the suite runs
+on SQLite, where none of that applies."""
+import pytest
+
+from .test_scaled import manage_shell, scaled_env
+
+pytestmark = pytest.mark.scaled
+DB = "cards_pg_moves_test"
+
+PLAY = """
+import json, random
+from django.db import connection, transaction
+from psycopg.pq import TransactionStatus
+from accounts.models import User
+from games import broadcast, services
+from games.bots import choose_action
+from games.models import Deal, Table
+
+users = [User.objects.create_user(username=f"pg{i}", password="x-Secret-123") for i in range(4)]
+t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
+for i in (1, 2, 3):
+    services.sit(t.pk, users[i], i)
+services.start(t.pk, users[0])
+rng = random.Random(7)
+
+def state():
+    table = Table.objects.get(pk=t.pk)
+    deal = Deal.objects.filter(match__table=table).order_by("-number").first()
+    return table.version, len(deal.record["actions"])
+
+def move(version=None):
+    live = services.load(t.pk)
+    seat = live.state.seats_to_act()[0]
+    action = choose_action("random", live.state.view(seat), rng)
+    with broadcast.collecting() as sent:
+        services.act(t.pk, users[seat], live.table.version if version is None else version, action)
+    return sent
+
+# Which commits found a transaction to end: the one sent with the last writes does, Django's
+# own at the end of the atomic block then finds none.
+connection.ensure_connection()
+raw = connection.connection
+commits = []
+plain_commit = raw.commit
+def watched_commit():
+    commits.append(raw.info.transaction_status != TransactionStatus.IDLE)
+    plain_commit()
+raw.commit = watched_commit
+
+out = {"applied": [], "in_block_after": [], "commits": []}
+for _ in range(12):
+    before = state()
+    commits.clear()
+    sent = move()
+    out["applied"].append([before, state(), len(sent)])
+    out["in_block_after"].append(connection.in_atomic_block)
+    out["commits"].append(list(commits))
+
+before = state()
+try:
+    move(version=before[0] - 1)
+except services.ServiceError as err:
+    out["stale"] = [err.code, before, state()]
+
+# Inside a caller's transaction the change waits for that transaction, and rolls back with it.
+before = state()
+commits.clear()
+with transaction.atomic():
+    move()
+    out["inside_seen"] = state()
+    transaction.set_rollback(True)
+out["inside_after"] = [before, state(), list(commits)]
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def out():
+    return manage_shell(scaled_env(DB, 12), PLAY)
+
+
+def test_a_move_on_postgres_commits_with_its_last_writes_and_nothing_else_changes(out):
+    for (v0, a0), (v1, a1), messages in out["applied"]:
+        assert (v1, a1) == (v0 + 1, a0 + 1) or (v1 == v0 + 1 and a1 == 0)   # or a new deal began
+        assert messages == 5                    # four seats and the spectators, after the commit
+    assert not any(out["in_block_after"])
+    assert all(c == [True, False] for c in out["commits"]), out["commits"]
+    code, before, after = out["stale"]
+    assert code == "stale" and before == after
+
+
+def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
+    before, after, commits = out["inside_after"]
+    v0, a0 = before
+    assert out["inside_seen"][0] == v0 + 1      # applied inside the block...
+    assert after == before                      # ...and rolled back with it
+    assert True not in commits                  # no COMMIT was sent from inside it
