@@ -42,6 +42,9 @@ class Table(models.Model):
     next_deal_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Open spectator sockets (as Seat.connections counts a seat's): a change is sent only to
+    # the groups someone listens to.
+    spectators = models.IntegerField(default=0, db_default=0)
 
     class Meta:
         indexes = [models.Index(fields=["game", "status"])]

@@ -67,6 +67,13 @@ def all_groups(table_id: int, seats: int) -> list[str]:
     return [seat_group(table_id, s) for s in range(seats)] + [spectator_group(table_id)]
 
 
+def listened_seats(live: "Live") -> list[int]:
+    """The seats with a socket open: a change is sent to their groups (and to the spectators'
+    when someone watches), not to groups nobody listens to (a bot's seat, mostly). A socket joins
+    its group before it is counted and reads its snapshot after: no change falls in between."""
+    return [s.index for s in live.seats if s.connections > 0]
+
+
 # --- loading -----------------------------------------------------------------------------------
 @dataclass
 class Live:
@@ -382,15 +389,19 @@ def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = 
     n = live.game_rules.seats
 
     def send_views():
+        seats = listened_seats(live)
+        watched = t.spectators > 0
         out: list[tuple[str, dict]] = []
         if resync:
-            for group in all_groups(t.pk, n):
+            groups = [seat_group(t.pk, s) for s in seats] + ([spectator_group(t.pk)] if watched else [])
+            for group in groups:
                 out.append((group, {"type": "table.resync", "event": event, "events": events}))
-        else:
+        elif seats or watched:
             table = table_json(live, now)
-            for s in range(n):
+            for s in seats:
                 out.append((seat_group(t.pk, s), send_text(message(live, s, "update", events, now, table))))
-            out.append((spectator_group(t.pk), send_text(message(live, None, "update", events, now, table))))
+            if watched:
+                out.append((spectator_group(t.pk), send_text(message(live, None, "update", events, now, table))))
         _send_many(out)
 
     transaction.on_commit(send_views)
@@ -779,10 +790,12 @@ def chat(table_id: int, user, text) -> dict:
 
 
 def set_connected(table_id: int, seat: int | None, delta: int) -> None:
-    """Count a seat's open sockets (shown as "connected"); not a versioned change."""
+    """Count a seat's open sockets (shown as "connected"), or the spectators' (seat None); not a
+    versioned change. The counts decide which groups a change is sent to (listened_seats)."""
     if seat is None:
-        return
-    Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
+        Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
+    else:
+        Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
 
 
 # --- the sweeper ---------------------------------------------------------------------------------

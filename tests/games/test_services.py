@@ -109,6 +109,8 @@ def test_it_refuses_a_spectator(make_user, task_queue):
 
 def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue, sent):
     t, ala, ola = two_player_table(make_user)
+    for seat in (0, 1, None):                   # a socket at each seat, and a spectator's
+        services.set_connected(t.pk, seat, +1)
     sent.clear()
     seat, user = to_act_user(t.pk, [ala, ola])
     human_move(t.pk, user)
@@ -120,6 +122,24 @@ def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue
         msg = json.loads(groups[services.seat_group(t.pk, s)]["text"])
         assert msg["you"] == s and msg["view"]["hand"] == lv.state.view(s)["hand"]
     assert json.loads(groups[services.spectator_group(t.pk)]["text"])["view"]["hand"] == []
+
+
+def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task_queue, sent):
+    t, ala, ola = two_player_table(make_user)
+    services.set_connected(t.pk, 1, +1)
+    services.set_connected(t.pk, 1, +1)         # two tabs
+    services.set_connected(t.pk, 1, -1)
+    for expected in ([services.seat_group(t.pk, 1)],
+                     [services.seat_group(t.pk, 1), services.spectator_group(t.pk)]):
+        sent.clear()
+        human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
+        assert [g for g, _p in sent] == expected
+        services.set_connected(t.pk, None, +1)  # then someone watches
+    services.set_connected(t.pk, 1, -1)
+    services.set_connected(t.pk, None, -2)
+    sent.clear()
+    human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
+    assert sent == [] and services.load(t.pk).table.spectators == 0
 
 
 def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent):
