@@ -5,6 +5,7 @@ Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) 
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,7 @@ from .services import ServiceError
 
 log = logging.getLogger(__name__)
 SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
+GAP_SECONDS = 1.0       # an update that came ahead of a missing one waits this long for it
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 
@@ -74,10 +76,16 @@ class TableConsumer(ThinConsumer):
 
     group: str | None = None
     seat: int | None = None
+    # The table version this socket's last snapshot or update showed, and updates that came
+    # ahead of a missing one (by version): see table_send.
+    version: int | None = None
+    held: dict[int, str]
+    gap_check_pending = False
 
     # --- connection ---------------------------------------------------------------------------
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.held = {}
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -124,6 +132,8 @@ class TableConsumer(ThinConsumer):
             msg["event"] = events[-1]
             msg["events"] = events
         await self.send_json(msg)
+        self.version = msg["version"]
+        self.held = {}
 
     def _snapshot(self):
         with translation.override(self.language):
@@ -193,7 +203,45 @@ class TableConsumer(ThinConsumer):
 
     # --- from the group -----------------------------------------------------------------------------
     async def table_send(self, event):
+        """Pass a group message on; updates in version order. Each process publishes what it
+        commits, so a quick change committed by one (a Celery worker's bot move) can reach Redis
+        before the change committed just before it by another (a Daphne busy elsewhere): the
+        later one waits here for the earlier, and after GAP_SECONDS (a lost message) the socket
+        gets a fresh snapshot instead. Updates its snapshot already showed are dropped."""
+        version = event.get("version")
+        if version is None or self.version is None:     # chat
+            await self.send(text_data=event["text"])
+            return
+        if version <= self.version:
+            return
+        if version > self.version + 1:
+            self.held[version] = event["text"]
+            self._check_gap_later()
+            return
         await self.send(text_data=event["text"])
+        self.version = version
+        while (text := self.held.pop(self.version + 1, None)) is not None:
+            await self.send(text_data=text)
+            self.version += 1
+
+    def _check_gap_later(self) -> None:
+        if self.gap_check_pending:
+            return
+        self.gap_check_pending = True
+        message = {"type": "table.gap", "version": self.version}
+        # Through the layer, so that the check is dispatched in turn with everything else.
+        asyncio.get_running_loop().call_later(
+            GAP_SECONDS, lambda: asyncio.ensure_future(self.channel_layer.send(self.channel_name, message)))
+
+    async def table_gap(self, event):
+        self.gap_check_pending = False
+        if not self.held:
+            return
+        if self.version == event["version"]:        # still missing the same update
+            log.warning("table %s: update %s never came; resending a snapshot", self.table_id, self.version + 1)
+            await self._resync()
+        else:
+            self._check_gap_later()
 
     async def table_resync(self, event):
         await self._resync(kind="update", events=event.get("events"))

@@ -314,8 +314,12 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
 
 def send_text(msg: dict) -> dict:
     """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
-    the committing thread, so the text is fixed before the table's next change can begin."""
-    return {"type": "table.send", "text": wire.dumps(msg)}
+    the committing thread, so the text is fixed before the table's next change can begin. An
+    update says its version beside the text: sockets pass updates on in version order."""
+    out = {"type": "table.send", "text": wire.dumps(msg)}
+    if msg.get("type") == "update":
+        out["version"] = msg["version"]
+    return out
 
 
 def view_for(live: Live, seat: int | None) -> dict | None:

@@ -196,6 +196,33 @@ async def test_it_sends_a_full_snapshot_on_reconnect(make_user, task_queue):
         await s.comm.disconnect()
 
 
+async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_one_never_comes(
+        make_user, task_queue, monkeypatch):
+    """Processes publish what they commit, so updates can reach a socket's process out of order."""
+    from channels.layers import get_channel_layer
+    from games import consumers
+    monkeypatch.setattr(consumers, "GAP_SECONDS", 0.1)
+    table, mover, other, watcher = await two_player_game(make_user, task_queue)
+    layer, v = get_channel_layer(), mover.version
+    group = services.seat_group(table.pk, mover.seat)
+
+    async def publish(version):
+        text = json.dumps({"type": "update", "version": version, "you": mover.seat})
+        await layer.group_send(group, {"type": "table.send", "version": version, "text": text})
+
+    await publish(v + 2)
+    assert await mover.comm.receive_nothing(timeout=0.05)      # held for the one before it
+    await publish(v + 1)
+    assert [(await mover.recv())["version"] for _ in range(2)] == [v + 1, v + 2]
+    await publish(v + 1)                                        # already shown: dropped
+    assert await mover.comm.receive_nothing(timeout=0.05)
+    await publish(v + 4)                                        # v + 3 is lost
+    again = await mover.recv(timeout=2)
+    assert again["type"] == "snapshot" and again["version"] == v    # the table's real state
+    for s in (mover, other, watcher):
+        await s.comm.disconnect()
+
+
 async def test_it_relays_chat_to_players_and_spectators(make_user, task_queue):
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
     msg = await mover.request({"type": "chat", "text": "gl hf"})

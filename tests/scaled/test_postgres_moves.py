@@ -22,6 +22,8 @@ t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
 for i in (1, 2, 3):
     services.sit(t.pk, users[i], i)
 services.start(t.pk, users[0])
+for seat in (0, 1, 2, 3, None):          # a socket at each seat, and a spectator's
+    services.set_connected(t.pk, seat, +1)
 rng = random.Random(7)
 
 def state():
