@@ -2,9 +2,21 @@
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("cards")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Keep a worker's database connections between tasks: Celery's Django fixup otherwise closes them
+# before and after every task (unless CELERY_DB_REUSE_MAX is set, config/settings.py), and a new
+# PostgreSQL backend for each bot move cost more than the move. Django's own rule still applies:
+# a connection older than CONN_MAX_AGE, or one that failed, is closed, as at each web request.
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(**kwargs):
+    from django.db import close_old_connections
+    close_old_connections()

@@ -163,6 +163,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True           # a worker killed mid-task leaves it for the next one
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes every database connection around every task unless this is set;
+# it closes them only every 2 x this many tasks then, and config/celery.py applies CONN_MAX_AGE.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
