@@ -111,7 +111,7 @@ class TableConsumer(ThinConsumer):
             await in_thread(services.set_connected)(self.table_id, self.seat, -1)
 
     async def _join(self, seat: int | None) -> None:
-        group = services.spectator_group(self.table_id) if seat is None else services.seat_group(self.table_id, seat)
+        group = services.group_of(self.table_id, seat)
         if group == self.group:
             return
         if self.group:

@@ -63,15 +63,21 @@ def lobby_group(game: str) -> str:
     return f"lobby.{game}"
 
 
+def group_of(table_id: int, seat: int | None) -> str:
+    """The group of a seat's sockets, or (None) of the spectators'."""
+    return spectator_group(table_id) if seat is None else seat_group(table_id, seat)
+
+
 def all_groups(table_id: int, seats: int) -> list[str]:
     return [seat_group(table_id, s) for s in range(seats)] + [spectator_group(table_id)]
 
 
-def listened_seats(live: "Live") -> list[int]:
-    """The seats with a socket open: a change is sent to their groups (and to the spectators'
-    when someone watches), not to groups nobody listens to (a bot's seat, mostly). A socket joins
-    its group before it is counted and reads its snapshot after: no change falls in between."""
-    return [s.index for s in live.seats if s.connections > 0]
+def listeners(live: "Live") -> list[int | None]:
+    """The seats with a socket open, then None when someone watches: a change is sent to their
+    groups, not to groups nobody listens to (a bot's seat, mostly). A socket joins its group
+    before it is counted and reads its snapshot after: no change falls in between."""
+    seats: list[int | None] = [s.index for s in live.seats if s.connections > 0]
+    return seats + [None] if live.table.spectators > 0 else seats
 
 
 # --- loading -----------------------------------------------------------------------------------
@@ -390,22 +396,18 @@ def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = 
     """
     t = live.table
     event = events[-1]
-    n = live.game_rules.seats
 
     def send_views():
-        seats = listened_seats(live)
-        watched = t.spectators > 0
-        out: list[tuple[str, dict]] = []
+        audience = listeners(live)
         if resync:
-            groups = [seat_group(t.pk, s) for s in seats] + ([spectator_group(t.pk)] if watched else [])
-            for group in groups:
-                out.append((group, {"type": "table.resync", "event": event, "events": events}))
-        elif seats or watched:
+            out = [(group_of(t.pk, s), {"type": "table.resync", "event": event, "events": events})
+                   for s in audience]
+        elif audience:
             table = table_json(live, now)
-            for s in seats:
-                out.append((seat_group(t.pk, s), send_text(message(live, s, "update", events, now, table))))
-            if watched:
-                out.append((spectator_group(t.pk), send_text(message(live, None, "update", events, now, table))))
+            out = [(group_of(t.pk, s), send_text(message(live, s, "update", events, now, table)))
+                   for s in audience]
+        else:
+            out = []
         _send_many(out)
 
     transaction.on_commit(send_views)
@@ -795,7 +797,7 @@ def chat(table_id: int, user, text) -> dict:
 
 def set_connected(table_id: int, seat: int | None, delta: int) -> None:
     """Count a seat's open sockets (shown as "connected"), or the spectators' (seat None); not a
-    versioned change. The counts decide which groups a change is sent to (listened_seats)."""
+    versioned change. The counts decide which groups a change is sent to (listeners)."""
     if seat is None:
         Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
     else:
