@@ -91,10 +91,9 @@ class Live:
     engine: EngineMatch | None = None
     deal: Deal | None = None
     state: State | None = None
-    # Row updates of the change in progress, sent together at its end (one round trip, with the
-    # commit where the database allows: see _locked).
+    # Row updates of the change in progress, sent together at its end by _locked (one round trip,
+    # with the commit where the database allows).
     writes: list = field(default_factory=list)
-    locked: bool = False    # inside _locked, which writes them; else _bump does
 
     @property
     def game_rules(self):
@@ -216,7 +215,6 @@ def _locked(table_id: int) -> Iterator[Live]:
     change."""
     with transaction.atomic():
         live = _lock(table_id)
-        live.locked = True
         yield live
         transaction.on_commit(lambda: _live.put(table_id, live.table.version, live))
         prepared.update_many(live.writes, commit=True)
@@ -439,9 +437,6 @@ def _bump(live: Live, now: datetime) -> None:
     t.version += 1
     t.due_at = _due_at(live, now)
     live.writes.append((t, ("version", "due_at", "status", "next_deal_at", "updated_at")))
-    if not live.locked:
-        prepared.update_many(live.writes)
-        live.writes.clear()
 
 
 def _due_at(live: Live, now: datetime) -> datetime | None:
@@ -520,12 +515,12 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
             else:
                 user = owner if who == "me" else (bot_user(who) if who else None)
             Seat.objects.create(table=table, index=i, user=user, bank_ms=bank_seconds * 1000)
-        live = _lock(table.pk)
-        if start:
-            _start_match(live, now)
-        else:
-            _bump(live, now)
-            _broadcast(live, [{"kind": "created"}], now, resync=True, lobby=True)
+        with _locked(table.pk) as live:
+            if start:
+                _start_match(live, now)
+            else:
+                _bump(live, now)
+                _broadcast(live, [{"kind": "created"}], now, resync=True, lobby=True)
     return table
 
 
