@@ -153,7 +153,6 @@ async def _play(ports, table_id, cookies, procs, rng):
                 msg = json.loads(await asyncio.wait_for(socks[i].recv(), timeout))
                 if msg["type"] in ("snapshot", "update"):   # (a stale action is answered by a snapshot)
                     versions[i].append((msg["type"], msg["version"]))
-                if msg["type"] in ("snapshot", "update"):
                     last[i] = msg
                 timeout = 0.05
         except asyncio.TimeoutError:
