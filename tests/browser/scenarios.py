@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -29,8 +28,7 @@ def start(spec: dict) -> int:
     table = services.create_table(owner, spec["game"], spec.get("variant"), seats=spec["seats"],
                                   bank_seconds=spec.get("bank_seconds", 600), increment_seconds=5)
     now = timezone.now()
-    with transaction.atomic():
-        live = services._lock(table.pk)
+    with services._locked(table.pk) as live:      # which writes the rows _bump changed
         t = live.table
         players = [services._seat_name(s) for s in live.seats]
         engine = EngineMatch.start(t.game, t.variant, players, first_dealer=spec.get("dealer", 0))
