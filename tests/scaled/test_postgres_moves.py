@@ -98,3 +98,108 @@ def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
     assert out["inside_seen"][0] == v0 + 1      # applied inside the block...
     assert after == before                      # ...and rolled back with it
     assert True not in commits                  # no COMMIT was sent from inside it
+
+
+# games/loop_moves.py: the same move on the event loop, over its own asynchronous connections.
+ON_LOOP = """
+import asyncio, json, random
+from asgiref.sync import sync_to_async
+from accounts.models import User
+from games import loop_moves, services
+from games.bots import choose_action
+from games.models import Deal, Match, Table
+
+users = [User.objects.create_user(username=f"lp{i}", password="x-Secret-123") for i in range(4)]
+t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
+for i in (1, 2, 3):
+    services.sit(t.pk, users[i], i)
+services.start(t.pk, users[0])
+m = Match.objects.get(table=t)
+m.state = dict(m.state, scores=[99, 99, 99, 99])      # this deal ends the match
+m.save()
+for seat in (0, 1, 2, 3):
+    services.set_connected(t.pk, seat, +1)
+rng = random.Random(11)
+
+def state():
+    table = Table.objects.get(pk=t.pk)
+    deal = Deal.objects.filter(match__table=table).order_by("-number").first()
+    return [table.version, len(deal.record["actions"])]
+
+def next_move():
+    live = services.load(t.pk)
+    seat = live.state.seats_to_act()[0]
+    return seat, live.table.version, choose_action("random", live.state.view(seat), rng)
+
+async def refused(seat, version, action):
+    before = await sync_to_async(state)()
+    try:
+        await loop_moves.act(t.pk, users[seat], version, action)
+    except services.ServiceError as err:
+        return [err.code, before == await sync_to_async(state)()]
+    return ["applied", False]
+
+async def main():
+    out = {}
+    services.forget()      # a process that has not seen the table: it reads the users on a thread
+    seat, version, action = await sync_to_async(next_move)()
+    try:
+        await loop_moves.act(t.pk, users[seat], version, action)
+        out["unseen"] = "applied"
+    except services.NeedsThread:
+        out["unseen"] = ["needs thread", await sync_to_async(state)()]
+    await sync_to_async(services.act)(t.pk, users[seat], version, action)
+    out["moves"] = []
+    for _ in range(10):
+        seat, version, action = await sync_to_async(next_move)()
+        before = await sync_to_async(state)()
+        sent, blocking = await loop_moves.act(t.pk, users[seat], version, action)
+        after = await sync_to_async(state)()
+        out["moves"].append([before, after, sorted(group for group, _m in sent),
+                             [json.loads(m["text"])["version"] for _g, m in sent]])
+    seat, version, action = await sync_to_async(next_move)()
+    out["stale"] = await refused(seat, version - 1, action)
+    out["not_your_turn"] = await refused((seat + 1) % 4, version,
+                                         {k: v for k, v in action.items() if k != "seat"})
+    out["illegal"] = await refused(seat, version, {"type": "play", "card": "XX"})
+    # The deal's last move finishes the match, whose receivers run on a thread: on the loop
+    # nothing is written, and the same move is then made on a thread.
+    while True:
+        seat, version, action = await sync_to_async(next_move)()
+        before = await sync_to_async(state)()
+        try:
+            await loop_moves.act(t.pk, users[seat], version, action)
+        except services.NeedsThread:
+            out["finishing"] = [before, await sync_to_async(state)()]
+            break
+    await sync_to_async(services.act)(t.pk, users[seat], version, action)
+    out["finished"] = await sync_to_async(lambda: Match.objects.get(table=t).finished)()
+    return out
+
+print(json.dumps(asyncio.run(main())))
+"""
+
+
+@pytest.fixture(scope="module")
+def on_loop():
+    return manage_shell(scaled_env(DB + "_loop", 12), ON_LOOP)
+
+
+def test_a_move_on_the_event_loop_commits_and_returns_each_listening_seats_view(on_loop):
+    assert on_loop["unseen"][0] == "needs thread"
+    for (v0, a0), (v1, a1), groups, versions in on_loop["moves"]:
+        assert v1 == v0 + 1 and (a1 == a0 + 1 or a1 == 0)
+        assert len(groups) == 4 and all(g.endswith(f".seat.{i}") for i, g in enumerate(groups))
+        assert versions == [v1] * 4
+
+
+def test_a_refused_move_on_the_event_loop_changes_nothing(on_loop):
+    assert on_loop["stale"] == ["stale", True]
+    assert on_loop["not_your_turn"] == ["not_your_turn", True]
+    assert on_loop["illegal"] == ["illegal", True]
+
+
+def test_a_move_whose_work_blocks_leaves_the_event_loop_without_writing(on_loop):
+    before, after = on_loop["finishing"]
+    assert before == after                          # the deal's last card was not written...
+    assert on_loop["finished"]                      # ...until the move was made on a thread
