@@ -190,9 +190,6 @@ GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
 GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # how late before the sweeper steps in
 # Threads per web process for socket work off the event loop (games/consumers.py).
 GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
-# PostgreSQL: a player's move runs on the event loop with its own connections (games/loop_moves.py).
-GAMES_LOOP_MOVES = env.bool("LOOP_MOVES", default=True)
-GAMES_LOOP_DB_CONNECTIONS = env.int("LOOP_DB_CONNECTIONS", default=4)
 
 LOGGING = {
     "version": 1,

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, loop_moves, services, wire
+from . import broadcast, services, wire
 from .engine.core import GAME_NAMES
 from .models import Table
 from .services import ServiceError
@@ -149,9 +149,7 @@ class TableConsumer(ThinConsumer):
             await self._resync()
             return
         started = time.monotonic()
-        sent, error = await self._handle_on_loop(data) if _on_loop(data) else (None, None)
-        if sent is None:
-            sent, error = await _handle_in_thread(self, data)
+        sent, error = await _handle_in_thread(self, data)
         await broadcast.send(self.channel_layer, sent)
         took = time.monotonic() - started
         if took > SLOW_SECONDS:
@@ -161,24 +159,6 @@ class TableConsumer(ThinConsumer):
             await self.send_json(error)
             if error["code"] == "stale":
                 await self._resync()
-
-    async def _handle_on_loop(self, data) -> tuple[list | None, dict | None]:
-        """A move on the event loop (games/loop_moves.py); (None, None) when it must be made on
-        a worker thread after all."""
-        with translation.override(self.language):
-            try:
-                services.check_action(data.get("action"))
-                sent, blocking = await loop_moves.act(self.table_id, self.user, data.get("version"),
-                                                      data["action"])
-            except services.NeedsThread:
-                return None, None
-            except ServiceError as err:
-                if err.version is None:
-                    return [], await in_thread(self._error)(err)
-                return [], self._error(err)
-        if blocking:
-            asyncio.ensure_future(_after_commit_in_thread(blocking))
-        return sent, None
 
     def _handle(self, data) -> tuple[list, dict | None]:
         """Run one client message through the services on a worker thread: the messages its
@@ -289,19 +269,6 @@ class LobbyConsumer(ThinConsumer):
 
     async def lobby_send(self, event):
         await self.send_json({"type": "tables", "tables": event["tables"]})
-
-
-def _on_loop(data) -> bool:
-    return isinstance(data, dict) and data.get("type") == "action" and loop_moves.enabled()
-
-
-@in_thread
-def _after_commit_in_thread(hooks) -> None:
-    for hook in hooks:
-        try:
-            hook()
-        except Exception:     # like Django's on_commit(robust=True): the move is committed
-            log.exception("after-commit work of a move failed")
 
 
 # Built once: the per-call construction of the wrapper showed in the loop's profile.

@@ -98,21 +98,16 @@ def update_many(changes: list[tuple[Model, tuple[str, ...]]], *, commit: bool = 
     and then this thread (bench/live.py: a third of the service's time under load)."""
     if not changes:
         return
-    connection, statements = update_statements(changes)
+    unique = {(id(instance), fields): (instance, fields) for instance, fields in changes}
+    changes = list(unique.values())
+    connection = connections[router.db_for_write(type(changes[0][0]), instance=changes[0][0])]
+    statements = [_update_statement(connection, instance, fields) for instance, fields in changes]
     if _prepares(connection):
         _run_prepared(connection, statements, fetch=False, commit=commit and _outermost(connection))
     else:
         with connection.cursor() as cursor:
             for sql, params in statements:
                 cursor.execute(sql, params)
-
-
-def update_statements(changes: list[tuple[Model, tuple[str, ...]]]) -> tuple[Any, list[tuple[str, list]]]:
-    """The database connection and the UPDATE statements of ``changes`` (see update_many)."""
-    unique = {(id(instance), fields): (instance, fields) for instance, fields in changes}
-    changes = list(unique.values())
-    connection = connections[router.db_for_write(type(changes[0][0]), instance=changes[0][0])]
-    return connection, [_update_statement(connection, instance, fields) for instance, fields in changes]
 
 
 def _update_statement(connection, instance: Model, fields: tuple[str, ...]) -> tuple[str, list]:

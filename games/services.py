@@ -40,11 +40,6 @@ SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
 CLOCK_FIELDS = ("bank_ms", "turn_started_at")
 
 
-class NeedsThread(Exception):
-    """A change on the event loop came to work that blocks (reading users, a finished match's
-    receivers): nothing was written; run the change on a worker thread instead."""
-
-
 class ServiceError(Exception):
     """A refused request: ``code`` is the protocol's error code, ``reason`` is for the player."""
 
@@ -99,12 +94,6 @@ class Live:
     # Row updates of the change in progress, sent together at its end by _locked (one round trip,
     # with the commit where the database allows).
     writes: list = field(default_factory=list)
-    # What to do once the change has committed, in order: (function, runs_on_loop). Only sending
-    # the views may run on an event loop (games/loop_moves.py); the rest reads the database or
-    # the broker.
-    after_commit: list = field(default_factory=list)
-    # False on an event loop: work that would block it raises NeedsThread instead.
-    may_block: bool = True
 
     @property
     def game_rules(self):
@@ -168,27 +157,14 @@ def _read(table_id: int, kept: Live | None, *, for_update: bool) -> Live:
     if prepared.batches_reads(Table):
         queries += [_select_match(), _select_latest_deal()]
     found = prepared.fetch_many([(q, table_id) for q in queries])
-    return assemble(table_id, found, kept)
-
-
-def reads_for_update() -> list:
-    """The compiled selects of a change, all read at once (games/loop_moves.py)."""
-    return [_select_table(True), _select_seats(), _select_match(), _select_latest_deal()]
-
-
-def assemble(table_id: int, found: list[list], kept: Live | None, *, may_block: bool = True) -> Live:
-    """A Live from its rows (table, seats[, match, latest deal]: the rest is read here if
-    needed). ``may_block=False``: on an event loop, where a read raises NeedsThread instead."""
     if not found[0]:
         raise ServiceError("not_found", _("There is no such table."))
     table, seats = found[0][0], found[1]
-    _attach_people(table, seats, kept.people() if kept is not None else {}, may_block)
-    live = Live(table=table, seats=seats, may_block=may_block)
+    _attach_people(table, seats, kept.people() if kept is not None else {})
+    live = Live(table=table, seats=seats)
     if kept is not None and kept.table.version == table.version:
         live.match, live.engine, live.deal, live.state = kept.match, kept.engine, kept.deal, kept.state
         return live
-    if len(found) <= 2 and not may_block:
-        raise NeedsThread("the match and deal rows were not read")
     matches = found[2] if len(found) > 2 else _select_match().fetch(table_id)
     if not matches:
         return live
@@ -206,15 +182,13 @@ _OWNER = Table._meta.get_field("owner")
 _SEAT_USER = Seat._meta.get_field("user")
 
 
-def _attach_people(table: Table, seats: list[Seat], known: dict, may_block: bool = True) -> None:
+def _attach_people(table: Table, seats: list[Seat], known: dict) -> None:
     """Give the table its owner and each seat its user, fetching only the ones not ``known``."""
     wanted = {s.user_id for s in seats if s.user_id is not None}
     if table.owner_id is not None:
         wanted.add(table.owner_id)
     missing = wanted - known.keys()
     if missing:
-        if not may_block:
-            raise NeedsThread("users to read")
         known = {**known, **User.objects.in_bulk(missing)}
     for s in seats:
         if s.user_id is not None:
@@ -242,12 +216,9 @@ def _locked(table_id: int) -> Iterator[Live]:
     with transaction.atomic():
         live = _lock(table_id)
         yield live
-        for hook, _on_loop in live.after_commit:
-            transaction.on_commit(hook)
         transaction.on_commit(lambda: _live.put(table_id, live.table.version, live))
         prepared.update_many(live.writes, commit=True)
         live.writes.clear()
-        live.after_commit.clear()
 
 
 def forget(table_id: int | None = None) -> None:
@@ -437,12 +408,11 @@ def _broadcast(live: Live, events: list[dict], now: datetime, *, resync: bool = 
             out = []
         _send_many(out)
 
-    live.after_commit.append((send_views, True))
+    transaction.on_commit(send_views)
     if lobby:
         game = t.game
-        live.after_commit.append((lambda: _send_many([(lobby_group(game),
-                                                       {"type": "lobby.send", "tables": lobby_tables(game)})]),
-                                  False))
+        transaction.on_commit(lambda: _send_many([(lobby_group(game),
+                                                    {"type": "lobby.send", "tables": lobby_tables(game)})]))
     _schedule(live)
 
 
@@ -459,7 +429,7 @@ def _schedule(live: Live) -> None:
     def enqueue():
         from . import tasks
         tasks.schedule_advance(table_id, version, due)
-    live.after_commit.append((enqueue, False))
+    transaction.on_commit(enqueue)
 
 
 def _bump(live: Live, now: datetime) -> None:
@@ -636,37 +606,28 @@ def _new_deal(live: Live, now: datetime) -> None:
 # --- acting ------------------------------------------------------------------------------------------
 def act(table_id: int, user, version, action) -> None:
     """A player's action. Refusals raise ServiceError and change nothing."""
-    check_action(action)
-    now = timezone.now()
-    with _locked(table_id) as live:
-        act_on(live, user, version, action, now)
-
-
-def check_action(action) -> None:
     if not isinstance(action, dict):
         raise ServiceError("bad_request", _("An action must be an object with a type."))
-
-
-def act_on(live: Live, user, version, action: dict, now: datetime) -> None:
-    """``act`` on a loaded, locked table: check, apply, queue the writes and messages."""
-    t = live.table
-    mine = [s.index for s in live.seats
-            if user is not None and user.is_authenticated and s.user_id == user.id and not s.replaced_by_bot]
-    if not mine:
-        raise ServiceError("spectator", _("Spectators cannot act."), t.version)
-    seat = action.get("seat", mine[0])
-    if seat not in mine:
-        raise ServiceError("not_your_seat", _("You can act only for your own seat."), t.version)
-    if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
-        raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
-    if t.status != Status.PLAYING or live.state is None:
-        raise ServiceError("bad_request", _("No deal is in progress."), t.version)
-    if seat not in live.state.seats_to_act():
-        raise ServiceError("not_your_turn", _("It is not your turn."), t.version)
-    try:
-        _commit_action(live, seat, dict(action, seat=seat), now)
-    except IllegalAction as exc:
-        raise ServiceError("illegal", reasons.translate(exc.reason), t.version) from None
+    now = timezone.now()
+    with _locked(table_id) as live:
+        t = live.table
+        mine = [s.index for s in live.seats
+                if user is not None and user.is_authenticated and s.user_id == user.id and not s.replaced_by_bot]
+        if not mine:
+            raise ServiceError("spectator", _("Spectators cannot act."), t.version)
+        seat = action.get("seat", mine[0])
+        if seat not in mine:
+            raise ServiceError("not_your_seat", _("You can act only for your own seat."), t.version)
+        if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
+            raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
+        if t.status != Status.PLAYING or live.state is None:
+            raise ServiceError("bad_request", _("No deal is in progress."), t.version)
+        if seat not in live.state.seats_to_act():
+            raise ServiceError("not_your_turn", _("It is not your turn."), t.version)
+        try:
+            _commit_action(live, seat, dict(action, seat=seat), now)
+        except IllegalAction as exc:
+            raise ServiceError("illegal", reasons.translate(exc.reason), t.version) from None
 
 
 def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_events=()) -> None:
@@ -693,7 +654,7 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
         else:
             live.table.status = Status.BETWEEN_DEALS
             live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
-        live.writes.append((live.match, ("state",)))
+        live.match.save()
     live.writes.append((deal, ("record", "result", "finished")))
     _run_clocks(live, now)
     _bump(live, now)
@@ -713,8 +674,6 @@ def final_ranks(engine_ranks: list[int], timed_out: list[int]) -> list[int]:
 
 
 def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
-    if not live.may_block:
-        raise NeedsThread("a finished match's receivers read and write the database")
     m = live.match
     if ended_by == "score":
         ranks = final_ranks(live.engine.ranks(), m.timed_out)
