@@ -75,7 +75,8 @@ def all_groups(table_id: int, seats: int) -> list[str]:
 def listeners(live: "Live") -> list[int | None]:
     """The seats with a socket open, then None when someone watches: a change is sent to their
     groups, not to groups nobody listens to (a bot's seat, mostly). A socket joins its group
-    before it is counted and reads its snapshot after: no change falls in between."""
+    before it is counted (under the table's lock) and reads its snapshot after: no change
+    falls in between."""
     seats: list[int | None] = [s.index for s in live.seats if s.connections > 0]
     return seats + [None] if live.table.spectators > 0 else seats
 
@@ -792,11 +793,16 @@ def chat(table_id: int, user, text) -> dict:
 
 def set_connected(table_id: int, seat: int | None, delta: int) -> None:
     """Count a seat's open sockets (shown as "connected"), or the spectators' (seat None); not a
-    versioned change. The counts decide which groups a change is sent to (listeners)."""
-    if seat is None:
-        Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
-    else:
-        Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
+    versioned change. The counts decide which groups a change is sent to (listeners), so they
+    are counted under the table's lock: a change in progress has read them already, and a
+    socket counted meanwhile would get neither that change's update nor, in the snapshot it
+    reads next, its result."""
+    with transaction.atomic():
+        if seat is None:          # the table row's own UPDATE waits for the lock
+            Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
+        else:
+            list(Table.objects.select_for_update().filter(pk=table_id).values_list("pk", flat=True))
+            Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
 
 
 # --- the sweeper ---------------------------------------------------------------------------------

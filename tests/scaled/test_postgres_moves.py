@@ -98,3 +98,64 @@ def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
     assert out["inside_seen"][0] == v0 + 1      # applied inside the block...
     assert after == before                      # ...and rolled back with it
     assert True not in commits                  # no COMMIT was sent from inside it
+
+
+# A socket is counted while a move holds the table's lock, between the move's reading of the
+# counts and its commit: the move must reach the new socket, by its group or by its snapshot.
+PRESENCE = """
+import json, random, threading, time
+from django.db import connection
+from accounts.models import User
+from games import broadcast, services
+from games.bots import choose_action
+
+users = [User.objects.create_user(username=f"pr{i}", password="x-Secret-123") for i in range(4)]
+t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
+for i in (1, 2, 3):
+    services.sit(t.pk, users[i], i)
+services.start(t.pk, users[0])
+for seat in (0, 2, 3):                   # seat 1 has no socket yet
+    services.set_connected(t.pk, seat, +1)
+
+read, release = threading.Event(), threading.Event()
+plain_lock = services._lock
+def slow_lock(table_id):
+    live = plain_lock(table_id)
+    read.set()
+    release.wait(10)
+    return live
+services._lock = slow_lock
+
+live = services.load(t.pk)
+mover_seat = live.state.seats_to_act()[0]
+action = choose_action("random", live.state.view(mover_seat), random.Random(3))
+sent, joined = [], {}
+def move():
+    with broadcast.collecting() as out:
+        services.act(t.pk, users[mover_seat], live.table.version, action)
+    sent.extend(group for group, _payload in out)
+    connection.close()
+def join():
+    services.set_connected(t.pk, 1, +1)
+    joined["counted_at"] = time.monotonic()
+    msg, _seat = services.snapshot(t.pk, users[1])
+    joined["version"] = msg["version"]
+    connection.close()
+
+mover = threading.Thread(target=move); mover.start()
+read.wait(10)
+joiner = threading.Thread(target=join); joiner.start()
+time.sleep(0.5)                          # a counted socket would have read its snapshot by now
+committed_at = time.monotonic()
+release.set()
+mover.join(); joiner.join()
+print(json.dumps({"before": live.table.version, "snapshot": joined["version"],
+                  "to_seat_1": services.seat_group(t.pk, 1) in sent,
+                  "counted_after_commit": joined["counted_at"] > committed_at}))
+"""
+
+
+def test_a_socket_counted_during_a_move_gets_the_move_by_its_group_or_its_snapshot():
+    out = manage_shell(scaled_env(DB + "_presence", 11), PRESENCE)
+    assert out["to_seat_1"] or out["snapshot"] == out["before"] + 1, out
+    assert out["counted_after_commit"], out     # it waited for the move's lock
