@@ -798,10 +798,10 @@ def set_connected(table_id: int, seat: int | None, delta: int) -> None:
     socket counted meanwhile would get neither that change's update nor, in the snapshot it
     reads next, its result."""
     with transaction.atomic():
-        if seat is None:          # the table row's own UPDATE waits for the lock
+        _select_table(True).fetch(table_id)
+        if seat is None:
             Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
         else:
-            list(Table.objects.select_for_update().filter(pk=table_id).values_list("pk", flat=True))
             Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
 
 
