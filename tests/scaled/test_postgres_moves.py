@@ -8,22 +8,30 @@ from .test_scaled import manage_shell, scaled_env
 pytestmark = pytest.mark.scaled
 DB = "cards_pg_moves_test"
 
-PLAY = """
-import json, random
-from django.db import connection, transaction
-from psycopg.pq import TransactionStatus
-from accounts.models import User
-from games import broadcast, services
-from games.bots import choose_action
-from games.models import Deal, Table
 
-users = [User.objects.create_user(username=f"pg{i}", password="x-Secret-123") for i in range(4)]
+def hearts_table(prefix: str, connected: tuple) -> str:
+    """Script lines: four new users (``prefix``0-3) at a started hearts table ``t``, with a socket
+    counted at each seat of ``connected`` (None: a spectator's)."""
+    return f"""
+from accounts.models import User
+from games import services
+users = [User.objects.create_user(username=f"{prefix}{{i}}", password="x-Secret-123") for i in range(4)]
 t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
 for i in (1, 2, 3):
     services.sit(t.pk, users[i], i)
 services.start(t.pk, users[0])
-for seat in (0, 1, 2, 3, None):          # a socket at each seat, and a spectator's
+for seat in {connected!r}:
     services.set_connected(t.pk, seat, +1)
+"""
+
+
+PLAY = hearts_table("pg", (0, 1, 2, 3, None)) + """
+import json, random
+from django.db import connection, transaction
+from psycopg.pq import TransactionStatus
+from games import broadcast
+from games.bots import choose_action
+from games.models import Deal, Table
 rng = random.Random(7)
 
 def state():
@@ -102,20 +110,12 @@ def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
 
 # A socket is counted while a move holds the table's lock, between the move's reading of the
 # counts and its commit: the move must reach the new socket, by its group or by its snapshot.
-PRESENCE = """
+# Seat 1 has no socket until then.
+PRESENCE = hearts_table("pr", (0, 2, 3)) + """
 import json, random, threading, time
 from django.db import connection
-from accounts.models import User
-from games import broadcast, services
+from games import broadcast
 from games.bots import choose_action
-
-users = [User.objects.create_user(username=f"pr{i}", password="x-Secret-123") for i in range(4)]
-t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
-for i in (1, 2, 3):
-    services.sit(t.pk, users[i], i)
-services.start(t.pk, users[0])
-for seat in (0, 2, 3):                   # seat 1 has no socket yet
-    services.set_connected(t.pk, seat, +1)
 
 read, release = threading.Event(), threading.Event()
 plain_lock = services._lock
