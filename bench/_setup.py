@@ -31,7 +31,7 @@ from django.utils import timezone  # noqa: E402
 from django.utils.crypto import get_random_string  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import services, tasks  # noqa: E402
+from games import scheduling, services  # noqa: E402
 from games.models import Seat  # noqa: E402
 
 GAMES = ("hearts", "spades")
@@ -40,7 +40,7 @@ GAMES = ("hearts", "spades")
 def main() -> None:
     n_tables, with_bots = int(sys.argv[1]), sys.argv[2] == "1"
     # Creating a table schedules nothing we need here (its match starts later, from the socket).
-    tasks._scheduler = lambda *a, **k: None
+    scheduling._scheduler = lambda *a, **k: None
     humans_per_table = 1 if with_bots else 4
     n_users = n_tables * humans_per_table
     users = User.objects.bulk_create([

@@ -46,11 +46,11 @@ def configure_database() -> None:
 def setup(n_tables: int) -> list[tuple[int, list]]:
     from django.core.management import call_command
     from accounts.models import User
-    from games import services, tasks
+    from games import scheduling, services
     from games.models import Seat
 
     call_command("migrate", verbosity=0)
-    tasks._scheduler = lambda *a, **k: None      # nothing runs the table's due work here
+    scheduling._scheduler = lambda *a, **k: None      # nothing runs the table's due work here
     users = [User.objects.create(username=f"svc{i:05d}") for i in range(n_tables * 4)]
     tables = []
     for t in range(n_tables):
@@ -59,7 +59,7 @@ def setup(n_tables: int) -> list[tuple[int, list]]:
                                       seats=["me"] + group[1:], start=True)
         tables.append((table.pk, group))
     # Every seat has a socket open, as in live play: each move builds and encodes four views
-    # (services.listeners sends only to the groups someone listens to).
+    # (messages.listeners sends only to the groups someone listens to).
     Seat.objects.update(connections=1)
     return tables
 
@@ -67,12 +67,13 @@ def setup(n_tables: int) -> list[tuple[int, list]]:
 def play(tables, moves: int, rng: random.Random, profiler=None) -> dict:
     from django.db import connection, reset_queries
     from games import broadcast, services
+    from games.loading import load as loaded
 
     service_s = backend_s = cpu_s = 0.0
     queries = done = 0
     while done < moves:
         for table_id, users in tables:
-            live = services.load(table_id)
+            live = loaded(table_id)
             if live.table.status != "playing":
                 services.advance(table_id)           # the next deal (DEAL_PAUSE_MS=0)
                 continue

@@ -1,7 +1,8 @@
-"""Sending committed changes to socket groups, from whichever thread committed them.
+"""The one sending path: every message to a socket group (table, lobby, tournament) goes here,
+from whichever thread committed the change it tells of.
 
-Services queue their messages with ``on_commit`` (never before the transaction commits) and hand
-them to ``deliver``. Three callers, three paths:
+Writers call ``send_on_commit(build)``: after the transaction commits (never before), ``build()``
+makes the messages (games/messages.py) and ``deliver`` sends them. Three callers, three paths:
 
 * an async consumer runs the service on a worker thread inside ``collecting()``: the messages are
   collected and the consumer sends them from its own event loop (``send``), without a blocking
@@ -20,10 +21,11 @@ import logging
 import os
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,13 @@ def collecting() -> Iterator[list[Message]]:
         yield box
     finally:
         _local.box = previous
+
+
+def send_on_commit(build: Callable[[], list[Message]]) -> None:
+    """Once the current transaction commits, build a change's messages and deliver them. Built
+    after the commit: what they show no longer changes then, and on SQLite the one write turn is
+    not held while views are built."""
+    transaction.on_commit(lambda: deliver(build()))
 
 
 def deliver(messages: list[Message]) -> None:

@@ -1,4 +1,5 @@
-"""Table and lobby sockets. Thin: authorise, parse, call games/services.py, relay what it sends.
+"""Table and lobby sockets. Thin: authorise, parse, call games/services.py, relay what it sends
+(games/messages.py builds every message a socket receives).
 
 Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) or the spectators'
 (``table.<id>.spectators``), so it only ever receives its own seat's view.
@@ -18,10 +19,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, services, wire
+from . import broadcast, loading, messages, services, wire
 from .engine.core import GAME_NAMES
 from .models import Table
-from .services import ServiceError
+from .errors import ServiceError
 
 log = logging.getLogger(__name__)
 SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
@@ -101,7 +102,7 @@ class TableConsumer(ThinConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return NOT_FOUND
-        if not services.can_watch(table, self.user, self.invite):
+        if not loading.can_watch(table, self.user, self.invite):
             return FORBIDDEN
         return None
 
@@ -111,7 +112,7 @@ class TableConsumer(ThinConsumer):
             await in_thread(services.set_connected)(self.table_id, self.seat, -1)
 
     async def _join(self, seat: int | None) -> None:
-        group = services.group_of(self.table_id, seat)
+        group = messages.group_of(self.table_id, seat)
         if group == self.group:
             return
         if self.group:
@@ -137,7 +138,7 @@ class TableConsumer(ThinConsumer):
 
     def _snapshot(self):
         with translation.override(self.language):
-            return services.snapshot(self.table_id, self.user)
+            return messages.snapshot(self.table_id, self.user)
 
     # --- from the client ------------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
@@ -181,7 +182,7 @@ class TableConsumer(ThinConsumer):
         version = err.version
         if version is None:
             version = Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
-        return {"type": "error", "code": err.code, "reason": err.reason, "version": version}
+        return err.as_json(version)
 
     def on_action(self, data):
         services.act(self.table_id, self.user, data.get("version"), data.get("action"))
@@ -253,10 +254,10 @@ class LobbyConsumer(ThinConsumer):
         if self.game not in GAME_NAMES:
             await self.close(code=NOT_FOUND)
             return
-        self.group = services.lobby_group(self.game)
+        self.group = messages.lobby_group(self.game)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        tables = await in_thread(services.lobby_tables)(self.game)
+        tables = await in_thread(messages.lobby_tables)(self.game)
         await self.send_json({"type": "tables", "tables": tables})
 
     async def disconnect(self, code):

@@ -2,7 +2,7 @@
 
 A deal is stored as its deal record (header + actions), committed with every action, so no game
 state lives only in memory; the engine state is rebuilt from it (and kept between a table's
-changes only while Table.version vouches for it, games/live_cache.py).
+changes only while Table.version vouches for it, games/loading.py).
 """
 import secrets
 
@@ -68,6 +68,15 @@ class Seat(models.Model):
     class Meta:
         unique_together = [("table", "index")]
         ordering = ["index"]
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat: a bot user, or a bot that took over from a player."""
+        return bool(self.replaced_by_bot) or bool(self.user_id and self.user.is_bot)
+
+    @property
+    def player_name(self) -> str | None:
+        return None if self.user_id is None else self.user.display_name
 
     @property
     def bot_level(self) -> str:

@@ -6,11 +6,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import services
+from . import loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
 from .models import GAME_CHOICES, Table
-from .services import ServiceError
+from .errors import ServiceError
 
 GAME_LABELS = dict(GAME_CHOICES)
 
@@ -33,7 +33,7 @@ def lobby(request, game):
         "game_label": GAME_LABELS[game],
         "variants": list(rules.variants),
         "seats": rules.seats,
-        "tables": services.lobby_tables(game),
+        "tables": messages.lobby_tables(game),
         "form": CreateTableForm(rules=rules),
         "create_url": reverse("create_table", args=[game]),
         "ws_url": f"/ws/lobby/{game}/",
@@ -62,7 +62,7 @@ def create_table(request, game):
             return redirect(url)
     return render(request, "games/lobby.html", {
         "game": game, "game_label": GAME_LABELS[game], "variants": list(rules.variants),
-        "seats": rules.seats, "tables": services.lobby_tables(game), "form": form,
+        "seats": rules.seats, "tables": messages.lobby_tables(game), "form": form,
         "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
     }, status=400)
 
@@ -70,14 +70,14 @@ def create_table(request, game):
 def table(request, table_id):
     t = get_object_or_404(Table, pk=table_id)
     invite = request.GET.get("invite")
-    if not services.can_watch(t, request.user, invite):
+    if not loading.can_watch(t, request.user, invite):
         return HttpResponseForbidden(_("This table is private: you need its invite link."))
-    live = services.load(t.pk)
-    seat = services.seat_of(live, request.user)
+    loaded = loading.load(t.pk)
+    seat = loading.seat_of(loaded, request.user)
     show_invite = t.private and (seat is not None or t.owner_id == request.user.id)
     ws_url = f"/ws/table/{t.pk}/" + (f"?invite={invite}" if invite else "")
     boot = {
-        "table_id": t.pk, "game": t.game, "variant": t.variant, "seats": len(live.seats),
+        "table_id": t.pk, "game": t.game, "variant": t.variant, "seats": len(loaded.seats),
         "ws_url": ws_url, "you": seat,
         "user": request.user.username if request.user.is_authenticated else None,
         "is_guest": bool(getattr(request.user, "is_guest", False)),

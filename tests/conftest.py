@@ -48,10 +48,10 @@ class TaskQueue:
 
 @pytest.fixture
 def task_queue(monkeypatch):
-    from games import tasks
+    from games import scheduling
 
     queue = TaskQueue()
-    monkeypatch.setattr(tasks, "_scheduler", queue.schedule)
+    monkeypatch.setattr(scheduling, "_scheduler", queue.schedule)
     return queue
 
 

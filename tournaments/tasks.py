@@ -11,12 +11,9 @@ Every one is idempotent (tournaments/services.py locks the row and does only wha
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from celery import shared_task
-from django.utils import timezone
 
-from . import services
+from . import scheduling, services
 
 
 @shared_task(name="tournaments.tasks.start_tournament", acks_late=True)
@@ -24,7 +21,7 @@ def start_tournament(tournament_id: int) -> bool:
     return services.start(tournament_id)
 
 
-@shared_task(name="tournaments.tasks.advance_tournament", acks_late=True)
+@shared_task(name=scheduling.ADVANCE_TOURNAMENT, acks_late=True)
 def advance_tournament(tournament_id: int) -> bool:
     return services.advance(tournament_id)
 
@@ -41,18 +38,3 @@ def tournament_tick() -> int:
                 break
             done += 1
     return done
-
-
-def _celery_enqueue(tournament_id: int, eta: datetime | None = None) -> None:
-    if eta is None or eta <= timezone.now():
-        advance_tournament.apply_async((tournament_id,))
-    else:
-        advance_tournament.apply_async((tournament_id,), eta=eta)
-
-
-# Tests swap this for a list they drain themselves (tests/tournaments/conftest.py).
-_enqueue = _celery_enqueue
-
-
-def enqueue_advance(tournament_id: int, eta: datetime | None = None) -> None:
-    _enqueue(tournament_id, eta)

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PWTimeout
 
-from .conftest import ROOT
+from tests.embedded import ROOT
 from .test_tables import register
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from .conftest import ROOT
+from tests.embedded import ROOT
 from .test_tables import PASSWORD, register
 
 pytestmark = pytest.mark.browser

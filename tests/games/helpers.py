@@ -6,18 +6,18 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import bots, services
+from games import bots, loading, services
 from games.models import Seat, Table
 
 
 def live(table_id):
-    return services.load(table_id)
+    return loading.load(table_id)
 
 
 def human_move(table_id, user, rng=None, seat=None):
     """A random legal action for ``user``'s seat, acted through the service."""
-    lv = services.load(table_id)
-    seat = services.seat_of(lv, user) if seat is None else seat
+    lv = loading.load(table_id)
+    seat = loading.seat_of(lv, user) if seat is None else seat
     view = lv.state.view(seat)
     action = bots.choose_action("random", view, rng or random.Random(1))
     services.act(table_id, user, lv.table.version, action)

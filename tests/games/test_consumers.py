@@ -5,7 +5,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async as db
 
-from games import bots, services
+from games import bots, loading, messages, services
 from games.models import Match, Table
 
 from .sockets import LeakGuard, connect
@@ -38,7 +38,7 @@ def near_the_end(table_id, scores):
     state = dict(m.state, scores=scores)
     m.state = state
     m.save()
-    services.forget(table_id)       # changed behind the services' back, at the same version
+    loading.forget(table_id)       # changed behind the services' back, at the same version
 
 
 async def play_match(game, n_humans, make_user, task_queue, guard, scores=None, seed=0):
@@ -128,7 +128,7 @@ async def version_of(table_id):
 async def refused(sock, data, code, table_id):
     before = await version_of(table_id)
     reply = await sock.request(data)
-    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["type"] == "error" and code in (reply["code"], reply["category"]), reply
     assert reply["reason"] and reply["version"] == before
     assert await version_of(table_id) == before
     return reply
@@ -145,10 +145,12 @@ async def test_it_refuses_every_kind_of_bad_input_and_changes_nothing(make_user,
     await refused(other, {"type": "action", "version": v, "action": {"type": "play", "card": card}},
                   "not_your_turn", table.pk)
     not_mine = next(c for c in other.last["view"]["hand"])
-    await refused(mover, {"type": "action", "version": v, "action": {"type": "play", "card": not_mine}},
-                  "illegal", table.pk)
-    await refused(mover, {"type": "action", "version": v, "action": {"type": "play", "card": "ZZ"}},
-                  "illegal", table.pk)
+    reply = await refused(mover, {"type": "action", "version": v, "action": {"type": "play", "card": not_mine}},
+                          "illegal", table.pk)
+    assert reply["category"] == "illegal" and reply["code"] == "not_held" and reply["params"] == {"card": not_mine}
+    reply = await refused(mover, {"type": "action", "version": v, "action": {"type": "play", "card": "ZZ"}},
+                          "illegal", table.pk)
+    assert reply["category"] == "illegal" and reply["code"] != "illegal"
     await refused(other, {"type": "action", "version": v, "action": dict(legal, seat=mover.seat)},
                   "not_your_seat", table.pk)
     await refused(watcher, {"type": "action", "version": v, "action": legal}, "spectator", table.pk)
@@ -204,7 +206,7 @@ async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_o
     monkeypatch.setattr(consumers, "GAP_SECONDS", 0.1)
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
     layer, v = get_channel_layer(), mover.version
-    group = services.seat_group(table.pk, mover.seat)
+    group = messages.seat_group(table.pk, mover.seat)
 
     async def publish(version):
         text = json.dumps({"type": "update", "version": version, "you": mover.seat})

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from games import prepared, services
-from games.live_cache import LiveCache
+from games import loading, prepared, services
+from games.loading import LiveCache
 from games.models import Deal, Seat, Table
 
 from .helpers import expire_clock, human_move, version
@@ -55,7 +55,7 @@ def four_humans(make_user, game="hearts"):
 
 
 def move(table_id, users, rng):
-    lv = services.load(table_id)
+    lv = loading.load(table_id)
     seat = lv.state.seats_to_act()[0]
     return human_move(table_id, users[seat], rng, seat=seat)
 
@@ -68,24 +68,24 @@ def test_a_kept_state_left_behind_by_moves_elsewhere_catches_up_from_the_record(
     rng = random.Random(3)
     move(t.pk, users, rng)
     v = version(t.pk)
-    entry = services._live.take(t.pk)
+    entry = loading._live.take(t.pk)
     behind = copy.deepcopy(entry)              # what this process knew at version v
-    services._live.put(t.pk, v, entry)
+    loading._live.put(t.pk, v, entry)
     for _ in range(3):                          # "another process" plays on
         move(t.pk, users, rng)
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     seat = lv.state.seats_to_act()[0]
     action = lv.state.view(seat)["legal"][0]
-    services.forget(t.pk)
-    services._live.put(t.pk, v, behind)
+    loading.forget(t.pk)
+    loading._live.put(t.pk, v, behind)
     rebuilt = []
-    real = services.rebuild_state
-    monkeypatch.setattr(services, "rebuild_state", lambda record: rebuilt.append(1) or real(record))
+    real = loading.rebuild_state
+    monkeypatch.setattr(loading, "rebuild_state", lambda record: rebuilt.append(1) or real(record))
 
     services.act(t.pk, users[seat], lv.table.version, action)
 
     assert rebuilt == []
-    kept = services._live.take(t.pk)
+    kept = loading._live.take(t.pk)
     assert kept.state is behind.state           # the same object, brought up to date
     stored = Deal.objects.get(match__table=t).record
     assert kept.state.record()["actions"] == stored["actions"] and len(stored["actions"]) == 5
@@ -97,7 +97,7 @@ def test_a_kept_table_at_the_same_version_still_reads_fresh_seat_rows(make_user,
     t, users = four_humans(make_user)
     rng = random.Random(4)
     move(t.pk, users, rng)
-    seat = services.load(t.pk).state.seats_to_act()[0]
+    seat = loading.load(t.pk).state.seats_to_act()[0]
     expire_clock(t.pk, seat)
 
     services.advance(t.pk)                      # the clock ran out: a bot takes the seat
@@ -107,11 +107,11 @@ def test_a_kept_table_at_the_same_version_still_reads_fresh_seat_rows(make_user,
 
 def test_a_refused_change_leaves_nothing_kept_that_the_database_does_not_hold(make_user, task_queue):
     t, users = four_humans(make_user, "spades")
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     seat = lv.state.seats_to_act()[0]
     with pytest.raises(services.ServiceError):
         services.act(t.pk, users[seat], lv.table.version + 1, lv.state.view(seat)["legal"][0])
-    assert services._live.take(t.pk) is None    # dropped with the rolled-back transaction
+    assert loading._live.take(t.pk) is None    # dropped with the rolled-back transaction
     move(t.pk, users, random.Random(5))         # and the next change loads it afresh
     assert Deal.objects.get(match__table=t).record["actions"]
 

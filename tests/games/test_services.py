@@ -6,9 +6,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import broadcast, loading, messages, services, tasks
 from games.models import Deal, Seat, Table
-from games.services import ServiceError
+from games.errors import ServiceError
 
 from .helpers import expire_clock, human_move, version
 
@@ -19,12 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def sent(monkeypatch):
     """Every group message the services send (after commit)."""
     out = []
-    real = services._send_many
+    real = broadcast.deliver
 
     def capture(messages):
         out.extend(messages)
         real(messages)
-    monkeypatch.setattr(services, "_send_many", capture)
+    monkeypatch.setattr(broadcast, "deliver", capture)
     return out
 
 
@@ -37,7 +37,7 @@ def two_player_table(make_user, **kw):
 
 
 def to_act_user(table_id, users):
-    lv = services.load(table_id)
+    lv = loading.load(table_id)
     seat = lv.state.seats_to_act()[0]
     return seat, next(u for u in users if lv.seats[seat].user_id == u.id)
 
@@ -56,7 +56,7 @@ def test_it_applies_an_action_commits_it_and_bumps_the_version(make_user, task_q
 def test_it_refuses_a_stale_version_and_changes_nothing(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     seat, user = to_act_user(t.pk, [ala, ola])
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     action = lv.state.view(seat)["legal"][0]
     with pytest.raises(ServiceError) as err:
         services.act(t.pk, user, lv.table.version - 1, action)
@@ -68,12 +68,13 @@ def test_it_refuses_a_stale_version_and_changes_nothing(make_user, task_queue):
 def test_it_refuses_an_illegal_card_with_the_engines_reason(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     seat, user = to_act_user(t.pk, [ala, ola])
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     not_mine = next(c for c in ["9H", "JH", "QH", "KH", "TH", "AH", "9S", "JS", "QS", "KS", "TS", "AS", "9C"]
                     if c not in lv.state.view(seat)["hand"])
     with pytest.raises(ServiceError) as err:
         services.act(t.pk, user, lv.table.version, {"type": "play", "card": not_mine})
-    assert err.value.code == "illegal" and err.value.reason
+    assert err.value.code == "not_held" and err.value.category == "illegal" and err.value.reason
+    assert err.value.params == {"card": not_mine}
     assert version(t.pk) == lv.table.version
 
 
@@ -81,7 +82,7 @@ def test_it_refuses_a_player_out_of_turn(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     seat, user = to_act_user(t.pk, [ala, ola])
     other = ola if user == ala else ala
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     card = lv.state.view(1 - seat)["hand"][0]
     with pytest.raises(ServiceError) as err:
         services.act(t.pk, other, lv.table.version, {"type": "play", "card": card})
@@ -92,7 +93,7 @@ def test_it_refuses_a_move_for_another_seat(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     seat, user = to_act_user(t.pk, [ala, ola])
     other = ola if user == ala else ala
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     with pytest.raises(ServiceError) as err:
         services.act(t.pk, other, lv.table.version, dict(lv.state.view(seat)["legal"][0], seat=seat))
     assert err.value.code == "not_your_seat"
@@ -101,7 +102,7 @@ def test_it_refuses_a_move_for_another_seat(make_user, task_queue):
 def test_it_refuses_a_spectator(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
     eve = make_user("eve")
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     with pytest.raises(ServiceError) as err:
         services.act(t.pk, eve, lv.table.version, {"type": "play", "card": "AS"})
     assert err.value.code == "spectator"
@@ -115,13 +116,13 @@ def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue
     seat, user = to_act_user(t.pk, [ala, ola])
     human_move(t.pk, user)
     groups = {g: p for g, p in sent}
-    assert set(groups) == {services.seat_group(t.pk, 0), services.seat_group(t.pk, 1),
-                           services.spectator_group(t.pk)}
-    lv = services.load(t.pk)
+    assert set(groups) == {messages.seat_group(t.pk, 0), messages.seat_group(t.pk, 1),
+                           messages.spectator_group(t.pk)}
+    lv = loading.load(t.pk)
     for s in (0, 1):
-        msg = json.loads(groups[services.seat_group(t.pk, s)]["text"])
+        msg = json.loads(groups[messages.seat_group(t.pk, s)]["text"])
         assert msg["you"] == s and msg["view"]["hand"] == lv.state.view(s)["hand"]
-    assert json.loads(groups[services.spectator_group(t.pk)]["text"])["view"]["hand"] == []
+    assert json.loads(groups[messages.spectator_group(t.pk)]["text"])["view"]["hand"] == []
 
 
 def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task_queue, sent):
@@ -129,8 +130,8 @@ def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task
     services.set_connected(t.pk, 1, +1)
     services.set_connected(t.pk, 1, +1)         # two tabs
     services.set_connected(t.pk, 1, -1)
-    for expected in ([services.seat_group(t.pk, 1)],
-                     [services.seat_group(t.pk, 1), services.spectator_group(t.pk)]):
+    for expected in ([messages.seat_group(t.pk, 1)],
+                     [messages.seat_group(t.pk, 1), messages.spectator_group(t.pk)]):
         sent.clear()
         human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
         assert [g for g, _p in sent] == expected
@@ -139,7 +140,7 @@ def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task
     services.set_connected(t.pk, None, -2)
     sent.clear()
     human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
-    assert sent == [] and services.load(t.pk).table.spectators == 0
+    assert sent == [] and loading.load(t.pk).table.spectators == 0
 
 
 def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent):
@@ -157,7 +158,7 @@ def test_it_forfeits_a_two_player_match_when_a_clock_runs_out(make_user, task_qu
     assert task_queue.run_due() == 0          # the deadline is in the future
     expire_clock(t.pk, seat)
     services.advance(t.pk)
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     assert lv.table.status == "finished"
     assert lv.match.ended_by == "timeout" and lv.match.winners == [1 - seat]
     assert lv.match.ranks[seat] == 2 and lv.match.timed_out == [seat]
@@ -173,10 +174,10 @@ def test_it_sets_a_deadline_of_bank_plus_increment(make_user, task_queue):
     # A deadline that far off is the sweeper's (no task waits 65 s in the broker) ...
     assert all(p[1] != table.version for p in task_queue.pending)
     Table.objects.filter(pk=t.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-    assert t.pk not in services.overdue_tables()        # within the grace: maybe a task is on it
+    assert t.pk not in tasks.overdue_tables()        # within the grace: maybe a task is on it
     Table.objects.filter(pk=t.pk).update(due_at=timezone.now() - timedelta(seconds=5))
     from games.tasks import sweep
-    assert t.pk in services.overdue_tables() and sweep() == 1
+    assert t.pk in tasks.overdue_tables() and sweep() == 1
 
 
 def test_it_schedules_a_task_for_a_deadline_within_the_horizon(make_user, task_queue, settings):
@@ -191,14 +192,14 @@ def test_it_gives_a_timed_out_seat_to_a_bot_in_four_player_games_and_ranks_him_l
     t = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
     # Hearts opens with a simultaneous pass: the bots pass, ala does not.
     task_queue.run_due()
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     assert 0 in lv.state.seats_to_act()
     expire_clock(t.pk, 0)
     services.advance(t.pk)  # what the deadline's task (or the sweeper) does
     task_queue.run_due()   # the timeout, then the bots (ala's seat included) play on to the end
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     assert lv.seats[0].replaced_by_bot == services._bot_level(settings.GAMES_REPLACEMENT_BOT)
-    assert services.seat_of(lv, ala) is None
+    assert loading.seat_of(lv, ala) is None
     assert lv.table.status == "finished" and lv.match.ended_by == "score"
     assert lv.match.ranks[0] == 4 and 0 not in lv.match.winners
 
@@ -255,13 +256,13 @@ def test_it_plays_a_bot_match_to_the_end_with_nobody_connected(make_user, task_q
     n = 2 if game == "sixtysix" else 4
     t = services.create_table(make_user("ala"), game, seats=["random"] * n, start=True)
     task_queue.run_due()
-    lv = services.load(t.pk)
+    lv = loading.load(t.pk)
     assert lv.table.status == "finished" and lv.match.finished and lv.match.winners
     deals = list(Deal.objects.filter(match__table=t))
     assert all(d.finished for d in deals) and len(deals) == len(lv.engine.results)
     # The stored records replay to their stored results.
     for d in deals:
-        assert services.rebuild_state(d.record).result() == d.result
+        assert loading.rebuild_state(d.record).result() == d.result
 
 
 def test_it_keeps_guests_off_rated_tables(make_user, task_queue):
@@ -291,7 +292,7 @@ def test_it_persists_chat(make_user, task_queue):
     ala = make_user("ala")
     t = services.create_table(ala, "sixtysix")
     services.chat(t.pk, ala, "hello")
-    msg, _seat = services.snapshot(t.pk, ala)
+    msg, _seat = messages.snapshot(t.pk, ala)
     assert [m["text"] for m in msg["chat"]] == ["hello"]
     with pytest.raises(ServiceError):
         services.chat(t.pk, ala, "x" * 501)
@@ -309,14 +310,57 @@ def test_it_seats_named_users_and_signals_the_finished_match_once(make_user, tas
         t = services.create_table(ala, "sixtysix", "kurnik", seats=[ola, "random"], start=True)
         assert [s.user for s in Seat.objects.filter(table=t)][0] == ola
         for _ in range(2000):
-            lv = services.load(t.pk)
+            lv = loading.load(t.pk)
             if lv.table.status == "finished":
                 break
             if lv.state is not None and not lv.state.is_over() and 0 in lv.state.seats_to_act():
                 human_move(t.pk, ola)
             else:
                 task_queue.run_due()
-        assert services.load(t.pk).table.status == "finished"
+        assert loading.load(t.pk).table.status == "finished"
     finally:
         match_finished.disconnect(receiver)
     assert len(finished) == 1 and finished[0][1] == t.pk and sorted(finished[0][2]) == [1, 2]
+
+
+def hearts_passing_table(make_user):
+    users = [make_user(f"hp{i}") for i in range(4)]
+    t = services.create_table(users[0], "hearts", seats=["me", *users[1:]], start=True)
+    lv = loading.load(t.pk)
+    assert lv.state.view(0)["phase"] == "pass"
+    return t, users, lv
+
+
+def three_of(lv, seat):
+    return lv.state.view(seat)["hand"][:3]
+
+
+def test_it_accepts_a_pass_sent_before_another_seats_pass_was_stored(make_user, task_queue):
+    """Passes are simultaneous: a pass does not depend on the passes stored since its sender looked."""
+    t, users, lv = hearts_passing_table(make_user)
+    v = lv.table.version
+    services.act(t.pk, users[0], v, {"type": "pass", "cards": three_of(lv, 0)})
+    services.act(t.pk, users[1], v, {"type": "pass", "cards": three_of(lv, 1)})      # one version behind
+    after = loading.load(t.pk)
+    assert after.table.version == v + 2
+    assert set(after.state.seats_to_act()) == {2, 3}
+    with pytest.raises(ServiceError) as err:              # a seat that passed owes nothing more
+        services.act(t.pk, users[1], v, {"type": "pass", "cards": three_of(lv, 1)})
+    assert err.value.code == "stale"
+    assert loading.load(t.pk).table.version == v + 2
+
+
+def test_it_still_refuses_a_stale_play_and_a_pass_from_before_the_deal(make_user, task_queue):
+    t, users, lv = hearts_passing_table(make_user)
+    v = lv.table.version
+    with pytest.raises(ServiceError) as err:              # from before this deal began
+        services.act(t.pk, users[0], v - 1, {"type": "pass", "cards": three_of(lv, 0)})
+    assert err.value.code == "stale"
+    for seat in range(4):
+        services.act(t.pk, users[seat], v, {"type": "pass", "cards": three_of(lv, seat)})
+    lv = loading.load(t.pk)
+    seat = lv.state.seats_to_act()[0]
+    play = lv.state.view(seat)["legal"][0]
+    with pytest.raises(ServiceError) as err:              # turn-based play must see the table as it is
+        services.act(t.pk, users[seat], lv.table.version - 1, play)
+    assert err.value.code == "stale"

@@ -14,7 +14,7 @@ def hearts_table(prefix: str, connected: tuple) -> str:
     counted at each seat of ``connected`` (None: a spectator's)."""
     return f"""
 from accounts.models import User
-from games import services
+from games import loading, messages, services
 users = [User.objects.create_user(username=f"{prefix}{{i}}", password="x-Secret-123") for i in range(4)]
 t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
 for i in (1, 2, 3):
@@ -40,7 +40,7 @@ def state():
     return table.version, len(deal.record["actions"])
 
 def move(version=None):
-    live = services.load(t.pk)
+    live = loading.load(t.pk)
     seat = live.state.seats_to_act()[0]
     action = choose_action("random", live.state.view(seat), rng)
     with broadcast.collecting() as sent:
@@ -66,6 +66,35 @@ for _ in range(12):
     out["applied"].append([before, state(), len(sent)])
     out["in_block_after"].append(connection.in_atomic_block)
     out["commits"].append(list(commits))
+
+# What a move costs once the process keeps the table: round trips (a pipeline is one), the
+# statements in them, and statements sent through Django's cursors (none expected).
+from games import prepared
+cost = {"round_trips": 0, "statements": 0, "django": 0}
+plain_run = prepared._run_prepared
+def counted(conn, statements, fetch, commit=False):
+    cost["round_trips"] += 1
+    cost["statements"] += len(statements)
+    return plain_run(conn, statements, fetch, commit)
+prepared._run_prepared = counted
+def through_django(execute, sql, params, many, context):
+    cost["django"] += 1
+    return execute(sql, params, many, context)
+out["costs"] = []
+for _ in range(8):
+    live = loading.load(t.pk)
+    seat = live.state.seats_to_act()[0]
+    action = choose_action("random", live.state.view(seat), rng)
+    deal_before = state()[1]
+    cost.update(round_trips=0, statements=0, django=0)
+    with connection.execute_wrapper(through_django), broadcast.collecting():
+        services.act(t.pk, users[seat], live.table.version, action)
+    if state()[1] == deal_before + 1:           # an ordinary move, not one that ends a deal
+        out["costs"].append(dict(cost))
+prepared._run_prepared = plain_run
+with connection.cursor() as cursor:
+    cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+    out["prepared_statements"] = cursor.fetchone()[0]
 
 before = state()
 try:
@@ -100,6 +129,18 @@ def test_a_move_on_postgres_commits_with_its_last_writes_and_nothing_else_change
     assert code == "stale" and before == after
 
 
+def test_a_move_on_postgres_costs_two_round_trips_of_prepared_statements(out):
+    """Pinned: a library upgrade that undid the pipelining or the prepared statements fails here.
+    The read: the table row locked, its seats, match and latest deal; the write: the deal record,
+    the clock of the seat that moved (and of the next one, after a pass: passes are
+    simultaneous), the table row, then COMMIT."""
+    assert out["costs"], "no ordinary move was measured"
+    for cost in out["costs"]:
+        assert cost["round_trips"] == 2 and cost["django"] == 0, out["costs"]
+        assert 4 + 3 <= cost["statements"] <= 4 + 4, out["costs"]
+    assert out["prepared_statements"] >= 6
+
+
 def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
     before, after, commits = out["inside_after"]
     v0, a0 = before
@@ -118,15 +159,15 @@ from games import broadcast
 from games.bots import choose_action
 
 read, release = threading.Event(), threading.Event()
-plain_lock = services._lock
+plain_lock = loading._lock
 def slow_lock(table_id):
     live = plain_lock(table_id)
     read.set()
     release.wait(10)
     return live
-services._lock = slow_lock
+loading._lock = slow_lock
 
-live = services.load(t.pk)
+live = loading.load(t.pk)
 mover_seat = live.state.seats_to_act()[0]
 action = choose_action("random", live.state.view(mover_seat), random.Random(3))
 sent, joined = [], {}
@@ -138,7 +179,7 @@ def move():
 def join():
     services.set_connected(t.pk, 1, +1)
     joined["counted_at"] = time.monotonic()
-    msg, _seat = services.snapshot(t.pk, users[1])
+    msg, _seat = messages.snapshot(t.pk, users[1])
     joined["version"] = msg["version"]
     connection.close()
 
@@ -150,7 +191,7 @@ committed_at = time.monotonic()
 release.set()
 mover.join(); joiner.join()
 print(json.dumps({"before": live.table.version, "snapshot": joined["version"],
-                  "to_seat_1": services.seat_group(t.pk, 1) in sent,
+                  "to_seat_1": messages.seat_group(t.pk, 1) in sent,
                   "counted_after_commit": joined["counted_at"] > committed_at}))
 """
 

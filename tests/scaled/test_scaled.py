@@ -72,7 +72,7 @@ SETUP = """
 import json
 from django.test import Client
 from accounts.models import User
-from games import services
+from games import loading, services
 from games.models import Match
 users = [User.objects.create_user(username=f"sp{i}", password="x-Secret-123") for i in range(2)]
 t = services.create_table(users[0], "hearts", seats=["me", "random", "", "random"])
@@ -89,11 +89,11 @@ print(json.dumps({"table": t.pk, "cookies": cookies}))
 
 CHECK = """
 import json
-from games import services
+from games import loading
 from games.models import Deal, Table
 t = Table.objects.get(pk=%d)
 deals = list(Deal.objects.filter(match__table=t))
-ok = all(services.rebuild_state(d.record).result() == d.result for d in deals if d.finished)
+ok = all(loading.rebuild_state(d.record).result() == d.result for d in deals if d.finished)
 print(json.dumps({"status": t.status, "version": t.version, "replays": ok,
                   "actions": sum(len(d.record["actions"]) for d in deals), "deals": len(deals)}))
 """

@@ -1,0 +1,87 @@
+"""Players' clocks and a table's next due time.
+
+Each seat has a bank; when its turn starts the increment is added and the deadline is bank +
+increment from then. Clocks run only for human seats that must act; bots answer after a
+human-like delay instead. ``due_at`` is when a table next needs a task: a bot's move, the
+earliest deadline, or the next deal.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from .loading import Live
+from .models import Seat, Table
+
+Status = Table.Status
+CLOCK_FIELDS = ("bank_ms", "turn_started_at")
+
+
+def deadline(seat: Seat) -> datetime | None:
+    if seat.turn_started_at is None:
+        return None
+    return seat.turn_started_at + timedelta(milliseconds=seat.bank_ms)
+
+
+def acting(live: Live) -> set[int]:
+    """The seats that must act now (none between deals)."""
+    if live.state is None or live.table.status != Status.PLAYING:
+        return set()
+    return set(live.state.seats_to_act())
+
+
+def run(live: Live, now: datetime) -> None:
+    """Start the clock of every human seat that must act and is not running yet (adding the
+    increment: a turn's deadline is bank + increment); stop every other clock."""
+    to_act = acting(live)
+    inc = live.table.increment_seconds * 1000
+    for seat in live.seats:
+        running = seat.turn_started_at is not None
+        if seat.index in to_act and not seat.is_bot:
+            if not running:
+                seat.bank_ms += inc
+                seat.turn_started_at = now
+                live.writes.append((seat, CLOCK_FIELDS))
+        elif running:
+            stop(live, seat, now)
+
+
+def stop(live: Live, seat: Seat, now: datetime) -> None:
+    if seat.turn_started_at is not None:
+        used = int((now - seat.turn_started_at).total_seconds() * 1000)
+        seat.bank_ms = max(0, seat.bank_ms - used)
+        seat.turn_started_at = None
+        live.writes.append((seat, CLOCK_FIELDS))
+
+
+def reset(live: Live) -> None:
+    """Full banks, no clock running: a match starts."""
+    for s in live.seats:
+        s.bank_ms = live.table.bank_seconds * 1000
+        s.turn_started_at = None
+        live.writes.append((s, CLOCK_FIELDS))
+
+
+def due_at(live: Live, now: datetime) -> datetime | None:
+    t = live.table
+    if t.status == Status.BETWEEN_DEALS:
+        return t.next_deal_at
+    times = []
+    for i in sorted(acting(live)):
+        seat = live.seats[i]
+        if seat.is_bot:
+            times.append(now + timedelta(milliseconds=settings.GAMES_BOT_DELAY_MS))
+        elif (d := deadline(seat)) is not None:
+            times.append(d)
+    return min(times, default=None)
+
+
+def expired(live: Live, now: datetime) -> int | None:
+    """A human seat to act whose time has run out."""
+    for i in sorted(acting(live)):
+        seat = live.seats[i]
+        d = deadline(seat)
+        if not seat.is_bot and d is not None and d <= now:
+            return i
+    return None

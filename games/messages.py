@@ -1,0 +1,213 @@
+"""Everything a client receives: the one answer to "what does a client receive".
+
+* **Groups.** Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) or
+  the spectators' (``table.<id>.spectators``); lobby sockets in ``lobby.<game>``, tournament pages
+  in ``tournament.<id>``.
+* **Table JSON** (``table_json``): seats, clocks, match scores, and the game's description from
+  the engine (``rules``: teams, score columns, target) that the table client draws from.
+* **Per-seat messages** (``message``): ``snapshot``/``update`` with the view the engine builds for
+  that seat (``State.view``; None: the public view for spectators) and the commit's events, whose
+  actions are in their public form (``GameRules.public_action``: a Hearts pass hides its cards).
+* **A commit's messages** (``commit_messages``): one per listening group, built after the commit.
+* **Lobby rows** (``lobby_tables``).
+
+Nothing here writes; games/services.py decides when these are sent, games/broadcast.py sends.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from games import wire
+from games.engine import core
+
+from . import clocks
+from .loading import Live, load, seat_of
+from .models import ChatMessage, Seat, Table
+
+Status = Table.Status
+CHAT_HISTORY = 50
+Message = tuple[str, dict]   # (group, payload)
+
+
+# --- groups ------------------------------------------------------------------------------------
+def seat_group(table_id: int, seat: int) -> str:
+    return f"table.{table_id}.seat.{seat}"
+
+
+def spectator_group(table_id: int) -> str:
+    return f"table.{table_id}.spectators"
+
+
+def lobby_group(game: str) -> str:
+    return f"lobby.{game}"
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def group_of(table_id: int, seat: int | None) -> str:
+    """The group of a seat's sockets, or (None) of the spectators'."""
+    return spectator_group(table_id) if seat is None else seat_group(table_id, seat)
+
+
+def all_groups(table_id: int, seats: int) -> list[str]:
+    return [seat_group(table_id, s) for s in range(seats)] + [spectator_group(table_id)]
+
+
+def listeners(live: Live) -> list[int | None]:
+    """The seats with a socket open, then None when someone watches: a change is sent to their
+    groups, not to groups nobody listens to (a bot's seat, mostly). A socket joins its group
+    before it is counted (under the table's lock) and reads its snapshot after: no change
+    falls in between."""
+    seats: list[int | None] = [s.index for s in live.seats if s.connections > 0]
+    return seats + [None] if live.table.spectators > 0 else seats
+
+
+# --- the table ---------------------------------------------------------------------------------
+def epoch_ms(when: datetime | None) -> int | None:
+    return None if when is None else int(when.timestamp() * 1000)
+
+
+def _seat_json(s: Seat) -> dict:
+    return {"seat": s.index, "name": s.player_name, "is_bot": s.is_bot,
+            "bot_level": s.bot_level or None, "connected": s.connections > 0}
+
+
+def table_json(live: Live, now: datetime | None = None, *, summary: bool = False) -> dict:
+    t = live.table
+    now = now or timezone.now()
+    # The lobby tells open, playing and finished tables apart, so it is told of a match's start
+    # and end, not of every deal's.
+    status = Status.PLAYING if summary and t.status == Status.BETWEEN_DEALS else t.status
+    data = {
+        "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
+        "status": status,
+        "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
+        "seats": [_seat_json(s) for s in live.seats],
+        "owner": t.owner.username if t.owner_id else None,
+        "version": t.version,
+    }
+    if summary:
+        return data
+    data["rules"] = _described(t.game, t.variant)
+    m, e = live.match, live.engine
+    data["match"] = None if m is None else {
+        "scores": e.scores, "bags": e.bags, "deal_number": e.deal_number, "dealer": e.dealer,
+        "over": m.finished, "winners": m.winners, "ranks": m.ranks, "results": e.results,
+        "timed_out": m.timed_out, "ended_by": m.ended_by or None,
+    }
+    deadlines = [clocks.deadline(s) for s in live.seats]
+    data["clocks"] = {
+        "banks_ms": [max(0, int((d - now).total_seconds() * 1000)) if d else s.bank_ms
+                     for s, d in zip(live.seats, deadlines)],
+        "to_act": sorted(clocks.acting(live)) if live.state is not None else [],
+        "running": [s.index for s in live.seats if s.turn_started_at is not None],
+        "deadlines": [epoch_ms(d) for d in deadlines],
+        "deadline": epoch_ms(min((d for d in deadlines if d), default=None)),
+    }
+    data["next_deal_at"] = epoch_ms(t.next_deal_at) if t.status == Status.BETWEEN_DEALS else None
+    return data
+
+
+_descriptions: dict[tuple[str, str], dict] = {}
+
+
+def _described(game: str, variant: str) -> dict:
+    """The engine's description of a game (the same for every table of it: built once)."""
+    key = (game, variant)
+    found = _descriptions.get(key)
+    if found is None:
+        found = _descriptions[key] = core.get_rules(game).describe(variant)
+    return found
+
+
+# --- per-seat messages -------------------------------------------------------------------------
+def public_action(game: str, action: dict) -> dict:
+    """What everyone may learn of an action: the engine says (a Hearts pass without its cards)."""
+    return core.get_rules(game).public_action(action)
+
+
+def action_event(game: str, seat: int, action: dict) -> dict:
+    return {"kind": "action", "seat": seat, "action": public_action(game, action)}
+
+
+def view_for(live: Live, seat: int | None) -> dict | None:
+    if live.state is None:
+        return None
+    return live.state.view(seat)
+
+
+def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[dict] | None = None,
+            now: datetime | None = None, table: dict | None = None) -> dict:
+    """A ``snapshot``/``update`` message for one seat (None: the public one). ``event`` is the
+    last of the commit's ``events`` (an action that ends a deal: action, deal_end[, match_end]).
+    ``now``: the server's time (epoch ms) the message's clocks were computed at; clients take their
+    clock offset from it."""
+    now = now or timezone.now()
+    msg = {"type": kind, "version": live.table.version, "table": table or table_json(live, now),
+           "view": view_for(live, seat), "you": seat, "now": epoch_ms(now)}
+    if events:
+        msg["event"] = events[-1]
+        msg["events"] = events
+    return msg
+
+
+def send_text(msg: dict) -> dict:
+    """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
+    the committing thread, so the text is fixed before the table's next change can begin. An
+    update says its version beside the text: sockets pass updates on in version order."""
+    out = {"type": "table.send", "text": wire.dumps(msg)}
+    if msg.get("type") == "update":
+        out["version"] = msg["version"]
+    return out
+
+
+def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int | None]:
+    """What a socket gets on (re)connecting: its seat's full view, the chat, the invite link for
+    the table's own people."""
+    live = load(table_id)
+    seat = seat_of(live, user)
+    msg = message(live, seat)
+    msg["chat"] = [c.as_json() for c in reversed(ChatMessage.objects.filter(table_id=table_id)
+                                                  .order_by("-id")[:CHAT_HISTORY])]
+    own = seat is not None or live.table.owner_id == getattr(user, "id", None)
+    msg["invite"] = live.table.invite_token if own else None
+    return msg, seat
+
+
+def commit_messages(live: Live, events: list[dict], now: datetime, *, resync: bool = False) -> list[Message]:
+    """A committed change's messages: one per listening group, each with that group's own view.
+    ``resync``: seats changed hands, so each socket rebuilds its own snapshot (and its group)."""
+    audience = listeners(live)
+    t = live.table
+    if resync:
+        return [(group_of(t.pk, s), {"type": "table.resync", "event": events[-1], "events": events})
+                for s in audience]
+    if not audience:
+        return []
+    table = table_json(live, now)
+    return [(group_of(t.pk, s), send_text(message(live, s, "update", events, now, table)))
+            for s in audience]
+
+
+def chat_messages(table_id: int, game: str, chat: ChatMessage) -> list[Message]:
+    payload = send_text({"type": "chat", "message": chat.as_json()})
+    return [(g, payload) for g in all_groups(table_id, core.get_rules(game).seats)]
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+def lobby_tables(game: str) -> list[dict]:
+    tables = (Table.objects.filter(game=game, private=False)
+              .exclude(status=Status.FINISHED).select_related("owner").order_by("-id")[:200])
+    seats: dict[int, list[Seat]] = {}
+    for s in Seat.objects.filter(table__in=list(tables)).select_related("user"):
+        seats.setdefault(s.table_id, []).append(s)
+    return [table_json(Live(table=t, seats=sorted(seats.get(t.pk, []), key=lambda s: s.index)),
+                       summary=True) for t in tables]
+
+
+def lobby_message(game: str) -> Message:
+    return (lobby_group(game), {"type": "lobby.send", "tables": lobby_tables(game)})

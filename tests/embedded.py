@@ -1,0 +1,73 @@
+"""A real embedded-mode site for end-to-end tests: one Daphne process with its Celery worker and
+beat as threads (config/embedded.py), the in-memory channel layer and a throw-away SQLite file."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("daphne exited early")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("daphne did not start listening")
+
+
+@contextmanager
+def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
+    """Serve the site in embedded mode; ``settings`` are environment variables on top of the
+    test defaults. Yields ``url``, ``port``, ``env`` and ``shell(code)`` (runs ``manage.py shell``
+    against the same database and returns its output's last line)."""
+    env = dict(os.environ)
+    for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+        env.pop(key, None)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(work / "db.sqlite3"),
+        "EMBEDDED_WORKER": "1", "BOT_DELAY_MS": "0", "DEAL_PAUSE_MS": "400", "SWEEP_SECONDS": "1",
+        "DEBUG": "1", "LOG_LEVEL": "WARNING",
+    })
+    env.update(settings)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    port = _free_port()
+    log = open(work / "daphne.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                             "config.asgi:application"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+
+    def shell(code: str, extra_env: dict | None = None) -> str:
+        out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
+                             env=dict(env, **(extra_env or {})), check=True, capture_output=True, text=True)
+        return out.stdout.strip().splitlines()[-1]
+
+    try:
+        _wait_for_port(port, proc)
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
+                              log=work / "daphne.log")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
