@@ -4,7 +4,8 @@ A game is a ``GameRules`` object (dealing and match-level arithmetic) and a ``St
 deal). Two ways to act on a state:
 
 * ``apply(action)`` takes an action object exactly as in DEAL_RECORD.md (``{"seat": 0, "type":
-  "play", "card": "QS"}``), checks it and raises ``IllegalAction`` with a reason a player can read.
+  "play", "card": "QS"}``), checks it and raises ``IllegalAction`` with a refusal code from
+  ``refusals.CATALOGUE`` (and the parameters of its sentence).
   A refused action leaves the state exactly as it was. Consumers, services and replays use this.
 * ``legal_moves()`` / ``apply_move(move)`` work on small opaque ints and check nothing beyond what
   is free: the hot path for bots and playouts. Moves are only ever taken from ``legal_moves()``.
@@ -17,14 +18,7 @@ from dataclasses import dataclass, field, asdict
 from typing import Any, ClassVar
 
 from . import cards as C
-
-
-class IllegalAction(Exception):
-    """An action refused by the rules; ``reason`` is meant for the player."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+from .refusals import IllegalAction  # noqa: F401  (part of this module's interface)
 
 
 @dataclass
@@ -73,6 +67,12 @@ class State:
     def is_over(self) -> bool:
         raise NotImplementedError
 
+    def commutes(self, action: dict) -> bool:
+        """Whether ``action`` means the same whatever other seats did since its sender looked:
+        true in simultaneous phases (the hearts pass), where the platform accepts it from an
+        earlier version of the table."""
+        return False
+
     def legal_moves(self, seat: int | None = None) -> list[int]:
         """Legal moves of ``seat`` (default ``to_act()``) in a stable order."""
         raise NotImplementedError
@@ -90,8 +90,8 @@ class State:
         Need not check legality: ``apply`` does that by membership in ``legal_moves``."""
         raise NotImplementedError
 
-    def explain(self, seat: int, move: int) -> str:
-        """Why a well-formed move is not legal now: the most specific reason the rules give."""
+    def explain(self, seat: int, move: int) -> IllegalAction:
+        """Why a well-formed move is not legal now: the most specific refusal the rules give."""
         raise NotImplementedError
 
     def result(self) -> dict:
@@ -104,6 +104,17 @@ class State:
 
     def clone(self) -> "State":
         raise NotImplementedError
+
+    # Keys of ``view`` that belong to the viewing seat (empty in a spectator's view) or repeat the
+    # deal's history; a replay frame, which shows every hand beside it, leaves them out.
+    SEAT_KEYS: ClassVar[tuple[str, ...]] = ("hand", "legal")
+    HISTORY_KEYS: ClassVar[tuple[str, ...]] = ("tricks",)
+
+    def replay_frame(self) -> dict:
+        """The public view of this moment with every hand shown: a finished deal's replay."""
+        omit = self.SEAT_KEYS + self.HISTORY_KEYS
+        view = {k: v for k, v in self.view(None).items() if k not in omit}
+        return {"view": view, "hands": [self.view(s)["hand"] for s in range(self.rules.seats)]}
 
     def card_places(self) -> dict[str, int]:
         """Where every card of the deck is now, as place name -> mask (``"hand0"``, ``"stock"``,
@@ -140,17 +151,17 @@ class State:
     def apply(self, action: Any) -> None:
         """Check and apply an action object; on refusal raise IllegalAction and change nothing."""
         if not isinstance(action, dict):
-            raise IllegalAction("An action must be an object with a seat and a type.")
+            raise IllegalAction("not_an_action")
         if self.is_over():
-            raise IllegalAction("This deal is over.")
+            raise IllegalAction("deal_over")
         seat = action.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.rules.seats:
-            raise IllegalAction("The action names no valid seat.")
+            raise IllegalAction("no_such_seat")
         if seat not in self.seats_to_act():
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("not_your_turn")
         move = self.move_of(action)
         if move not in self.legal_moves(seat):
-            raise IllegalAction(self.explain(seat, move))
+            raise self.explain(seat, move)
         self.apply_move(move, seat)
 
     def actions(self) -> list[dict]:
@@ -178,6 +189,61 @@ class GameRules:
         if variant not in self.variants:
             raise ValueError(f"{self.name} has no variant {variant!r}; choose from {self.variants}")
         return variant
+
+    # --- how the game looks from outside: what the site reads instead of naming a game --------
+    # Score columns: a match keeps one score per team (``teams``), a team being one seat in
+    # every game but partnership ones. A deal's result gives each column ``deal_points_key``.
+    lower_wins: bool = False          # a lower score ranks better (hearts)
+    deal_points_key: str = "points"
+
+    def teams(self, variant: str | None = None) -> list[list[int]]:
+        """Seats per team, in score-column order (the default: every seat plays alone)."""
+        return [[seat] for seat in range(self.seats)]
+
+    def team_of(self, seat: int, variant: str | None = None) -> int:
+        """The score column of ``seat``."""
+        return next(i for i, team in enumerate(self.teams(variant)) if seat in team)
+
+    def partners(self, seat: int, variant: str | None = None) -> list[int]:
+        """The other seats of ``seat``'s team (empty where everyone plays alone)."""
+        return [s for s in self.teams(variant)[self.team_of(seat, variant)] if s != seat]
+
+    def seat_scores(self, variant: str, scores: list[int]) -> list[int]:
+        """A match's scores per seat: each seat gets its team's column."""
+        return [scores[self.team_of(seat, variant)] for seat in range(self.seats)]
+
+    def deal_points(self, result: dict) -> list[int]:
+        """A finished deal's points per score column."""
+        return list(result[self.deal_points_key])
+
+    def margins(self, variant: str, scores: list[int]) -> list[float]:
+        """How far each seat finished ahead of its opponents, in the game's own points (positive
+        is better, whatever the direction of the score): a team's score minus the other teams'
+        mean. Tournaments break ties on it."""
+        teams = self.teams(variant)
+        sign = -1.0 if self.lower_wins else 1.0
+        out = []
+        for seat in range(self.seats):
+            mine = self.team_of(seat, variant)
+            others = [scores[t] for t in range(len(teams)) if t != mine]
+            out.append(sign * (scores[mine] - sum(others) / len(others)) + 0.0)   # never -0.0
+        return out
+
+    def target(self, variant: str) -> int:
+        """The score that ends a match (see ``match_over`` for the exact condition)."""
+        raise NotImplementedError
+
+    def describe(self, variant: str | None = None) -> dict:
+        """The game as the site's pages and the table client need it (JSON-ready)."""
+        variant = self.check_variant(variant)
+        return {"game": self.name, "variant": variant, "seats": self.seats,
+                "teams": self.teams(variant), "lower_wins": self.lower_wins,
+                "target": self.target(variant), "deal_points": self.deal_points_key}
+
+    def public_action(self, action: dict) -> dict:
+        """What everyone may learn of a stored action (games override: a hearts pass hides its
+        cards). The default: all of it."""
+        return dict(action)
 
     # dealing
     def deck(self, variant: str) -> list[int]:
@@ -301,7 +367,7 @@ class Match:
     def new_deal(self, rng=None) -> State:
         """The next deal, shuffled (``rng=None``: cryptographic shuffle)."""
         if self.is_over():
-            raise IllegalAction("The match is over.")
+            raise IllegalAction("match_over")
         rules = self.rules
         dealt = rules.deal_cards(self.variant, self.dealer, C.shuffled(rules.deck(self.variant), rng))
         return rules.new_state(self.setup_for(**dealt))

@@ -20,6 +20,7 @@ from itertools import combinations
 from . import cards as C
 from .core import DealSetup, GameRules, IllegalAction, State, register
 
+MATCH_END = 100             # a match ends once someone reaches it
 PASS_FLAG = 1 << 52
 MOON_SELF = 1 << 53
 MOON_OTHERS = MOON_SELF + 1
@@ -38,7 +39,6 @@ HEARTS_MASK = C.SUIT_MASK[C.HEARTS]
 QS_BIT = 1 << QUEEN_OF_SPADES
 JD_BIT = 1 << JACK_OF_DIAMONDS
 MOON_CARDS = HEARTS_MASK | QS_BIT
-SUIT_NAMES = ("club", "diamond", "heart", "spade")
 
 _LOW13 = (1 << 13) - 1
 
@@ -75,6 +75,7 @@ def trick_winner(leader: int, trick: list[int]) -> int:
 
 
 class HeartsState(State):
+    SEAT_KEYS = ("hand", "legal", "passed", "received")
     def __init__(self, setup: DealSetup):
         super().__init__(setup)
         self.jack_counts = setup.variant == "jack_of_diamonds"
@@ -108,6 +109,12 @@ class HeartsState(State):
     # --- turn ------------------------------------------------------------------------------------
     def to_act(self) -> int | None:
         return self.turn
+
+    def commutes(self, action: dict) -> bool:
+        """Passes are simultaneous: a pass of a seat that still owes one does not depend on the
+        passes made before it."""
+        return (self.phase == PASS and isinstance(action, dict) and action.get("type") == "pass"
+                and action.get("seat") in self.seats_to_act())
 
     def seats_to_act(self) -> tuple[int, ...]:
         if self.phase == PASS:
@@ -176,15 +183,15 @@ class HeartsState(State):
         if self.phase != PASS:
             return super().apply(action)
         if not isinstance(action, dict):
-            raise IllegalAction("An action must be an object with a seat and a type.")
+            raise IllegalAction("not_an_action")
         seat = action.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-            raise IllegalAction("The action names no valid seat.")
+            raise IllegalAction("no_such_seat")
         if self.passed[seat]:
-            raise IllegalAction("You have already passed your cards.")
+            raise IllegalAction("already_passed")
         move = self.move_of(action)
         if not self._is_legal_pass(seat, move):
-            raise IllegalAction(self.explain(seat, move))
+            raise self.explain(seat, move)
         self.apply_move(move, seat)
 
     def _apply(self, seat: int, move: int) -> None:
@@ -261,10 +268,10 @@ class HeartsState(State):
         if kind == "pass":
             cards = action.get("cards")
             if not isinstance(cards, list) or len(cards) != 3:
-                raise IllegalAction("Pass exactly three cards.")
+                raise IllegalAction("pass_three")
             mask = C.mask_of(_card_field(c) for c in cards)
             if mask.bit_count() != 3:
-                raise IllegalAction("Pass three different cards.")
+                raise IllegalAction("pass_distinct")
             return PASS_FLAG | mask
         if kind == "moon":
             choice = action.get("choice")
@@ -272,53 +279,50 @@ class HeartsState(State):
                 return MOON_SELF
             if choice == "others":
                 return MOON_OTHERS
-            raise IllegalAction('Choose "self" (26 off your score) or "others" (26 onto each opponent).')
+            raise IllegalAction("moon_choice")
         if not isinstance(kind, str):
-            raise IllegalAction("The action has no type.")
-        raise IllegalAction(f"Hearts has no action {kind!r}.")
+            raise IllegalAction("no_type")
+        raise IllegalAction("unknown_type", kind=kind, types="play, pass, moon")
 
-    def explain(self, seat: int, move: int) -> str:
+    def explain(self, seat: int, move: int) -> IllegalAction:
         phase = self.phase
         if move >= 52 and move & PASS_FLAG:
             if phase != PASS:
                 if not self.pass_offset:
-                    return "There is no passing in this deal."
-                return "The cards have already been passed."
+                    return IllegalAction("no_passing")
+                return IllegalAction("passing_done")
             if self.passed[seat]:
-                return "You have already passed your cards."
+                return IllegalAction("already_passed")
             missing = (move ^ PASS_FLAG) & ~self.hands[seat]
             if missing:
-                return f"You do not hold {C.CODES[C.lowest(missing)]}."
-            return "Pass three cards of your hand."
+                return IllegalAction("not_held", card=C.CODES[C.lowest(missing)])
+            return IllegalAction("pass_from_hand")
         if move >= 52:
             if phase != MOON:
-                return "Only a player who took every heart and QS chooses how to score the moon."
-            return "Choose how to score the moon."
+                return IllegalAction("moon_not_yours")
+            return IllegalAction("moon_choose")
         if phase == PASS:
-            return "Pass three cards before the play begins."
+            return IllegalAction("pass_first")
         if phase == MOON:
-            return "The cards are all played; choose how to score the moon."
+            return IllegalAction("moon_now")
         return self._explain_play(seat, move)
 
-    def _explain_play(self, seat: int, c: int) -> str:
+    def _explain_play(self, seat: int, c: int) -> IllegalAction:
         hand = self.hands[seat]
-        code = C.CODES[c]
         if not hand >> c & 1:
-            return f"You do not hold {code}."
+            return IllegalAction("not_held", card=C.CODES[c])
         if not self.trick:
             if self.tricks_done == 0:
-                return "The first trick must be led with 2C."
+                return IllegalAction("lead_two_clubs")
             if C.SUIT_OF[c] == C.HEARTS:
-                return "Hearts are not broken yet."
+                return IllegalAction("hearts_not_broken")
         else:
             led = C.SUIT_OF[self.trick[0]]
             if C.SUIT_OF[c] != led and hand & C.SUIT_MASK[led]:
-                return f"You must follow suit (you hold a {SUIT_NAMES[led]})."
+                return IllegalAction("must_follow", suit=C.SUITS[led])
             if self.tricks_done == 0 and (1 << c) & MOON_CARDS:
-                what = "QS" if c == QUEEN_OF_SPADES else "a heart"
-                return (f"You may not play {what} on the first trick "
-                        "while you hold a card that is neither a heart nor QS.")
-        return "That card may not be played now."
+                return IllegalAction("first_trick_queen" if c == QUEEN_OF_SPADES else "first_trick_heart")
+        return IllegalAction("not_playable")
 
     # --- scoring ---------------------------------------------------------------------------------------
     def card_points(self, seat: int) -> int:
@@ -448,7 +452,7 @@ def _mask_of_codes(codes) -> int:
 
 def _card_field(value) -> int:
     if not isinstance(value, str) or value not in C.INDEX:
-        raise IllegalAction(f"{value!r} is not a card.")
+        raise IllegalAction("not_a_card", value=str(value))
     return C.INDEX[value]
 
 
@@ -457,6 +461,12 @@ class HeartsRules(GameRules):
     variants = ("standard", "jack_of_diamonds")
     seats = 4
     state_class = HeartsState
+
+    def public_action(self, action: dict) -> dict:
+        """A pass is public, its cards are not (only the receiver learns them)."""
+        if action.get("type") == "pass":
+            return {"seat": action["seat"], "type": "pass"}
+        return dict(action)
 
     def deck(self, variant: str) -> list[int]:
         return list(range(52))
@@ -472,8 +482,14 @@ class HeartsRules(GameRules):
     def add_result(self, variant, scores, bags, result):
         return [s + p for s, p in zip(scores, result["points"])], bags
 
+    lower_wins = True
+    deal_points_key = "points"
+
+    def target(self, variant: str) -> int:
+        return MATCH_END
+
     def match_over(self, variant: str, scores: list[int]) -> bool:
-        return max(scores) >= 100
+        return max(scores) >= MATCH_END
 
     def ranks(self, variant: str, scores: list[int]) -> list[int]:
         """Lowest score first; equal scores share a rank (1, 1, 3, 4)."""

@@ -50,8 +50,6 @@ HIGHER = tuple(
 PARTNER = tuple(
     c + (KING - QUEEN) if C.RANK_OF[c] == QUEEN else c - (KING - QUEEN) if C.RANK_OF[c] == KING else -1
     for c in range(52))
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-SUIT_NAME_ONE = ("club", "diamond", "heart", "spade")
 
 # The fields each action type may carry (anything else is refused, so that an action is accepted
 # only if it equals one listed by legal_actions, up to "marriage"/"declare": false).
@@ -95,6 +93,7 @@ _cards = C.cards_of
 
 
 class SixtySixState(State):
+    SEAT_KEYS = ("hand", "legal", "my_captured", "my_points")
     """One deal. Hands and won piles are bitmasks; the stock is a tuple read through a cursor."""
 
     def __init__(self, setup: DealSetup):
@@ -374,11 +373,13 @@ class SixtySixState(State):
 
     def move_of(self, action):
         kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _FIELDS:
-            raise IllegalAction("Unknown action type: use play, exchange, close or declare.")
+        if not isinstance(kind, str):
+            raise IllegalAction("no_type")
+        if kind not in _FIELDS:
+            raise IllegalAction("unknown_type", kind=kind, types=", ".join(_FIELDS))
         extra = [k for k in action if k not in _FIELDS[kind]]
         if extra:
-            raise IllegalAction(f"A {kind} action has no field {str(extra[0])!r}.")
+            raise IllegalAction("unknown_field", kind=kind, field=str(extra[0]))
         if kind == "exchange":
             return EXCHANGE
         if kind == "close":
@@ -387,24 +388,23 @@ class SixtySixState(State):
             return DECLARE
         code = action.get("card")
         if not isinstance(code, str) or not C.CODE_RE.match(code):
-            raise IllegalAction("A play needs a card code such as \"QS\".")
+            raise IllegalAction("needs_card")
         c = C.INDEX[code]
         marriage = action.get("marriage", False)
         declare = action.get("declare", False)
         if not isinstance(marriage, bool) or not isinstance(declare, bool):
-            raise IllegalAction("\"marriage\" and \"declare\" must be true or false.")
+            raise IllegalAction("flags_not_bool")
         if declare and not marriage:
-            raise IllegalAction("66 is claimed with a card only together with a marriage; "
-                                "otherwise declare without playing.")
+            raise IllegalAction("declare_needs_marriage")
         if declare:
             return MARRIAGE_DECLARE + c
         return MARRIAGE + c if marriage else c
 
-    def explain(self, seat, move):
+    def explain(self, seat, move) -> IllegalAction:
         if self.over:
-            return "This deal is over."
+            return IllegalAction("deal_over")
         if seat != self.to_act():
-            return "It is not your turn."
+            return IllegalAction("not_your_turn")
         on_lead = self.lead_card < 0
         if move == EXCHANGE:
             return self._explain_exchange(seat, on_lead)
@@ -414,65 +414,65 @@ class SixtySixState(State):
             return self._explain_declare(seat, on_lead)
         c = move % MARRIAGE
         if not self.hands[seat] >> c & 1:
-            return f"You do not hold {C.CODES[c]}."
+            return IllegalAction("not_held", card=C.CODES[c])
         if move >= MARRIAGE:
             return self._explain_marriage(seat, c, on_lead, move >= MARRIAGE_DECLARE)
         if not on_lead:
             return self._explain_follow(seat)
-        return "That move is not legal now."
+        return IllegalAction("not_legal_now")
 
-    def _explain_exchange(self, seat, on_lead):
+    def _explain_exchange(self, seat, on_lead) -> IllegalAction:
         if not on_lead:
-            return "Only the player on lead may exchange, before leading."
+            return IllegalAction("exchange_not_on_lead")
         if self.closed_by >= 0:
-            return "The stock is closed: no exchange."
+            return IllegalAction("exchange_closed")
         if not self.stock_open or self.stock_pos >= len(self.stock):
-            return "No exchange: the stock holds no face-down card besides the trump card."
+            return IllegalAction("exchange_no_stock")
         if not self.tricks[seat]:
-            return "You may exchange only after winning a trick in this deal."
-        return f"You do not hold {C.CODES[self.lowest_trump]} to exchange."
+            return IllegalAction("exchange_before_trick")
+        return IllegalAction("exchange_not_held", card=C.CODES[self.lowest_trump])
 
-    def _explain_close(self, on_lead):
+    def _explain_close(self, on_lead) -> IllegalAction:
         if not on_lead:
-            return "Only the player on lead may close."
+            return IllegalAction("close_not_on_lead")
         if self.closed_by >= 0:
-            return "The stock is already closed."
-        return "The stock is empty: there is nothing to close."
+            return IllegalAction("already_closed")
+        return IllegalAction("close_empty")
 
-    def _explain_declare(self, seat, on_lead):
+    def _explain_declare(self, seat, on_lead) -> IllegalAction:
         if not on_lead:
-            return "Only the player on lead may declare 66."
+            return IllegalAction("declare_not_on_lead")
         if self.closed_by == 1 - seat:
-            return "The opponent of the player who closed may not declare 66."
-        return "That move is not legal now."
+            return IllegalAction("declare_after_close")
+        return IllegalAction("not_legal_now")
 
-    def _explain_marriage(self, seat, c, on_lead, declare):
+    def _explain_marriage(self, seat, c, on_lead, declare) -> IllegalAction:
         if not on_lead:
-            return "Only the player on lead may announce a marriage."
+            return IllegalAction("marriage_not_on_lead")
         if PARTNER[c] < 0:
-            return "A marriage is announced by leading a queen or a king."
+            return IllegalAction("marriage_not_queen_king")
         if not self.hands[seat] >> PARTNER[c] & 1:
-            return f"You do not hold {C.CODES[PARTNER[c]]} to marry {C.CODES[c]}."
+            return IllegalAction("marriage_partner_missing", partner=C.CODES[PARTNER[c]], card=C.CODES[c])
         if self.opts.santase:
             if not self.tricks[0] + self.tricks[1]:
-                return "No marriage may be announced on the first lead of the deal."
+                return IllegalAction("marriage_first_lead")
         elif not self.stock_open:
-            return "Marriages may be announced only while the stock is open."
+            return IllegalAction("marriage_stock_closed")
         if declare and self.closed_by == 1 - seat:
-            return "The opponent of the player who closed may not declare 66."
-        return "That move is not legal now."
+            return IllegalAction("declare_after_close")
+        return IllegalAction("not_legal_now")
 
-    def _explain_follow(self, seat):
+    def _explain_follow(self, seat) -> IllegalAction:
         hand = self.hands[seat]
         lead = self.lead_card
         suit = C.SUIT_OF[lead]
         if hand & HIGHER[lead]:
-            return f"You must follow suit and beat {C.CODES[lead]} (you hold a higher {SUIT_NAME_ONE[suit]})."
+            return IllegalAction("must_beat", card=C.CODES[lead], suit=C.SUITS[suit])
         if hand & C.SUIT_MASK[suit]:
-            return f"You must follow suit (you hold a {SUIT_NAME_ONE[suit]})."
+            return IllegalAction("must_follow", suit=C.SUITS[suit])
         if hand & self.trump_mask:
-            return f"You must trump (you hold a {SUIT_NAME_ONE[self.trump]})."
-        return "That move is not legal now."
+            return IllegalAction("must_trump", suit=C.SUITS[self.trump])
+        return IllegalAction("not_legal_now")
 
     # --- copies, places, knowledge ---------------------------------------------------------------
     def clone(self):
@@ -597,6 +597,11 @@ class SixtySixRules(GameRules):
 
     def add_result(self, variant, scores, bags, result):
         return [scores[i] + result["game_points"][i] for i in range(2)], bags
+
+    deal_points_key = "game_points"
+
+    def target(self, variant):
+        return VARIANTS[variant].match_target
 
     def match_over(self, variant, scores):
         return max(scores) >= VARIANTS[variant].match_target

@@ -31,7 +31,6 @@ NON_SPADE_MASK = C.FULL_DECK ^ SPADE_MASK
 SUIT_MASK = C.SUIT_MASK
 SUIT_OF = C.SUIT_OF
 BIT = C.BIT
-SUIT_NAMES = ("club", "diamond", "heart", "spade")
 
 BLIND_NIL_MARGIN = 200              # a team trailing by this much may bid blind nil
 WIN_SCORE = 500
@@ -266,55 +265,57 @@ class SpadesState(State):
 
     def move_of(self, action: dict) -> int:
         kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
-            raise IllegalAction("Unknown action type; spades knows play, bid and blind_nil.")
+        if not isinstance(kind, str):
+            raise IllegalAction("no_type")
+        if kind not in _ACTION_FIELDS:
+            raise IllegalAction("unknown_type", kind=kind, types=", ".join(_ACTION_FIELDS))
         extra = sorted(str(k) for k in action if k not in _ACTION_FIELDS[kind])
         if extra:
-            raise IllegalAction(f"A {kind} action has no field {extra[0]!r}.")
+            raise IllegalAction("unknown_field", kind=kind, field=extra[0])
         if kind == "play":
             code = action.get("card")
             if not isinstance(code, str) or code not in C.INDEX:
-                raise IllegalAction("A play needs a card code such as \"QS\".")
+                raise IllegalAction("needs_card")
             return C.INDEX[code]
         if kind == "bid":
             tricks = action.get("tricks")
             if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
-                raise IllegalAction("A bid is a number of tricks from 0 (nil) to 13.")
+                raise IllegalAction("bid_range")
             return BID_BASE + tricks
         accept = action.get("accept")
         if not isinstance(accept, bool):
-            raise IllegalAction("A blind nil choice needs \"accept\": true or false.")
+            raise IllegalAction("blind_choice")
         return BLIND_ACCEPT if accept else BLIND_DECLINE
 
-    def explain(self, seat: int, move: int) -> str:
+    def explain(self, seat: int, move: int) -> IllegalAction:
         phase = self.phase
         if phase == OVER:
-            return "This deal is over."
+            return IllegalAction("deal_over")
         if seat != self.turn:
-            return "It is not your turn."
+            return IllegalAction("not_your_turn")
         if move >= BLIND_ACCEPT:
             if seat not in self.blind_offered:
-                return "Blind nil is only offered to a player whose team trails by 200 or more."
-            return "Blind nil can only be chosen at the start of the deal, before any bid."
+                return IllegalAction("blind_not_offered")
+            return IllegalAction("blind_too_late")
         if phase == BLIND_NIL:
-            return "First choose whether to bid blind nil (before seeing your cards)."
+            return IllegalAction("blind_first")
         if move >= BID_BASE:
-            return "The bidding is over." if phase == PLAY else "A bid is from 0 (nil) to 13 tricks."
+            return IllegalAction("bidding_over" if phase == PLAY else "bid_range")
         if phase == BID:
-            return "The bidding is not over yet: bid before playing."
+            return IllegalAction("bid_first")
         return self._explain_play(seat, move)
 
-    def _explain_play(self, seat: int, c: int) -> str:
+    def _explain_play(self, seat: int, c: int) -> IllegalAction:
         hand = self.hands[seat]
         if not hand & BIT[c]:
-            return f"You do not hold {C.CODES[c]}."
+            return IllegalAction("not_held", card=C.CODES[c])
         if self.trick:
             led = SUIT_OF[self.trick[0]]
             if hand & SUIT_MASK[led]:
-                return f"You must follow suit (you hold a {SUIT_NAMES[led]})."
+                return IllegalAction("must_follow", suit=C.SUITS[led])
         elif SUIT_OF[c] == SPADES and not self.spades_broken:
-            return "Spades are not broken yet."
-        return "That card cannot be played now."
+            return IllegalAction("spades_not_broken")
+        return IllegalAction("not_playable")
 
     # --- results --------------------------------------------------------------------------------
     def result(self) -> dict:
@@ -425,6 +426,15 @@ class SpadesRules(GameRules):
     def add_result(self, variant, scores, bags, result):
         points = result["team_points"]
         return [scores[0] + points[0], scores[1] + points[1]], list(result["bags_after"])
+
+    deal_points_key = "team_points"
+
+    def teams(self, variant=None):
+        """Partners sit opposite: seats 0+2 against 1+3."""
+        return [[0, 2], [1, 3]]
+
+    def target(self, variant: str) -> int:
+        return WIN_SCORE
 
     def match_over(self, variant: str, scores: list[int]) -> bool:
         return any(s >= WIN_SCORE or s <= LOSE_SCORE for s in scores)

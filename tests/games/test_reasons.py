@@ -1,17 +1,18 @@
-"""games/reasons.py: every refusal the engine can give has a translation pattern.
+"""Refusals as codes: the engine's catalogue, the site's gettext templates and the socket's error.
 
 Random deals of every game and variant are played out; before each move a handful of random
-(mostly illegal) actions are tried on a copy of the state, and every reason the engine gives must
-match a pattern of games.reasons. A new engine sentence without a pattern fails here.
+(mostly illegal) actions are tried on a copy of the state. Every refusal met must come from the
+catalogue and read in Polish and Bulgarian.
 """
 import random
+import re
 
 import pytest
 from django.utils import translation
 
 from games import reasons
 from games.engine import cards as C
-from games.engine import core
+from games.engine import core, refusals
 from games.engine.core import DealSetup, IllegalAction
 
 CODES = list(C.CODES)
@@ -84,9 +85,9 @@ def deals():
 
 
 def drive(make, rng, tries=60):
-    """Play one deal out by random legal moves; return every refusal reason met on the way."""
+    """Play one deal out by random legal moves; return every refusal met on the way."""
     state = make()
-    found = set()
+    found = []
     n = state.rules.seats
     game = state.game
 
@@ -94,7 +95,7 @@ def drive(make, rng, tries=60):
         try:
             state.clone().apply(action)
         except IllegalAction as exc:
-            found.add(exc.reason)
+            found.append(exc)
 
     while not state.is_over():
         for _ in range(tries):
@@ -109,61 +110,77 @@ def drive(make, rng, tries=60):
 
 
 @pytest.fixture(scope="module")
-def produced():
+def produced() -> dict[str, IllegalAction]:
+    """One refusal per code the random drive met."""
     rng = random.Random(2024)
-    found = set()
+    found: dict[str, IllegalAction] = {}
     for make, _label in deals():
-        found |= drive(make, rng)
+        for exc in drive(make, rng):
+            found.setdefault(exc.code, exc)
     match = core.Match.start("sixtysix", "kurnik", ["a", "b"], first_dealer=0)
     match.scores = [7, 0]
     try:
         match.new_deal()
     except IllegalAction as exc:
-        found.add(exc.reason)
+        found.setdefault(exc.code, exc)
     return found
 
 
-def test_every_reason_the_engine_gives_has_a_translation_pattern(produced):
+def test_the_site_has_a_message_for_every_refusal_in_the_catalogue_and_no_other():
+    assert reasons.MESSAGES == refusals.CATALOGUE
+
+
+def test_every_refusal_the_engine_gives_is_in_the_catalogue(produced):
     assert len(produced) > 40, sorted(produced)
-    unknown = sorted(r for r in produced if reasons.match(r) is None)
-    assert not unknown, f"engine reasons without a pattern in games/reasons.py: {unknown}"
+    assert set(produced) <= set(refusals.CATALOGUE)
 
 
-def test_most_patterns_are_met_by_the_random_drive(produced):
-    """The patterns follow the engine's sentences: a pattern no longer produced is probably stale."""
-    met = {reasons.match(r)[0] for r in produced}
-    templates = [t for _p, t in reasons.REASONS]
-    unmet = [t for t in templates if t not in met]
-    assert len(unmet) <= len(templates) // 5, unmet
+def test_most_codes_are_met_by_the_random_drive(produced):
+    """A code no random action reaches is probably dead: the catalogue follows the engine."""
+    unmet = sorted(set(refusals.CATALOGUE) - set(produced))
+    assert len(unmet) <= len(refusals.CATALOGUE) // 5, unmet
 
 
-def test_it_translates_a_reason_with_parameters():
+def test_an_illegal_action_carries_its_code_parameters_and_english_sentence():
+    exc = IllegalAction("must_beat", card="9H", suit="H")
+    assert exc.code == "must_beat" and exc.params == {"card": "9H", "suit": "H"}
+    assert exc.reason == str(exc) == "You must follow suit and beat 9H (you hold a higher heart)."
+    with pytest.raises(KeyError):
+        IllegalAction("no_such_code")
+
+
+@pytest.mark.parametrize("lang", ["pl", "bg"])
+def test_every_refusal_met_reads_in_polish_and_bulgarian(produced, lang):
+    with translation.override(lang):
+        for code, exc in produced.items():
+            text = reasons.translate(exc)
+            assert text != exc.reason, (lang, code, text)
+            for value in exc.params.values():
+                if len(value) == 2 and value in C.INDEX:      # card codes are shown as they are
+                    assert value in text, (lang, code, text)
+
+
+def test_it_translates_parameters_suits_as_words_of_the_language():
     with translation.override("pl"):
-        text = reasons.translate("You do not hold JD.")
+        text = reasons.translate(IllegalAction("not_held", card="JD"))
         assert "JD" in text and text != "You do not hold JD."
-        suit = reasons.translate("You must follow suit (you hold a club).")
-        assert suit != "You must follow suit (you hold a club)." and "club" not in suit
+        suit = reasons.translate(IllegalAction("must_follow", suit="C"))
+        assert "club" not in suit and "trefl" in suit
     with translation.override("bg"):
-        text = reasons.translate("You do not hold %s to marry %s." % ("KH", "QH"))
+        text = reasons.translate(IllegalAction("marriage_partner_missing", partner="KH", card="QH"))
         assert "KH" in text and "QH" in text and "You" not in text
-        assert reasons.translate("It is not your turn.") != "It is not your turn."
-
-
-def test_it_keeps_english_and_unknown_reasons_as_they_are():
     with translation.override("en"):
-        assert reasons.translate("You must trump (you hold a spade).") == "You must trump (you hold a spade)."
-    with translation.override("pl"):
-        assert reasons.translate("Something the engine learnt yesterday.") == "Something the engine learnt yesterday."
+        assert reasons.translate(IllegalAction("must_trump", suit="S")) == "You must trump (you hold a spade)."
 
 
 def test_every_template_keeps_its_parameters_in_every_language():
-    for _pattern, template in reasons.REASONS:
-        names = set(_pattern.groupindex)
+    for code, template in reasons.MESSAGES.items():
+        names = set(re.findall(r"%\((\w+)\)s", template))
         for lang in ("pl", "bg"):
             with translation.override(lang):
                 text = translation.gettext(template)
-            for name in names:
-                assert f"%({name})s" in text, (lang, template, text)
+            assert text != template, (lang, code)
+            assert set(re.findall(r"%\((\w+)\)s", text)) == names, (lang, template, text)
 
 
 # --- at the edge: the table socket -------------------------------------------------------------------
@@ -176,7 +193,7 @@ async def test_the_socket_refuses_in_the_players_language_and_stamps_server_time
     from channels.testing import WebsocketCommunicator
 
     from config.routing import application
-    from games import services
+    from games import loading, services
     from tests.games.sockets import _cookie
 
     ala = await db(make_user)("ala")
@@ -185,7 +202,7 @@ async def test_the_socket_refuses_in_the_players_language_and_stamps_server_time
 
     def bots_bid_until_my_turn():                        # the bidding starts with the dealer
         for _ in range(10):
-            if services.load(table.pk).state.seats_to_act() == (0,):
+            if loading.load(table.pk).state.seats_to_act() == (0,):
                 return
             task_queue.run_due()
         raise AssertionError("the bots did not bid")
@@ -200,6 +217,6 @@ async def test_the_socket_refuses_in_the_players_language_and_stamps_server_time
     await comm.send_to(text_data=json.dumps({"type": "action", "version": snap["version"],
                                              "action": {"type": "play", "card": snap["view"]["hand"][0]}}))
     err = json.loads(await comm.receive_from(timeout=10))
-    assert err == {"type": "error", "code": "illegal", "version": snap["version"],
+    assert err == {"type": "error", "code": "bid_first", "category": "illegal", "version": snap["version"],
                    "reason": "Licytacja jeszcze trwa: najpierw zalicytuj."}
     await comm.disconnect()

@@ -348,7 +348,7 @@ def test_it_refuses_cards_not_in_hand_and_malformed_actions_with_reasons():
     assert "not a card" in refusal(state, {"seat": 1, "type": "play", "card": None})
     assert "not a card" in refusal(state, {"seat": 1, "type": "play", "card": ["3C"]})
     assert "no type" in refusal(state, {"seat": 1, "card": "3C"})
-    assert "no action 'bid'" in refusal(state, {"seat": 1, "type": "bid", "tricks": 3})
+    assert "Unknown action type bid" in refusal(state, {"seat": 1, "type": "bid", "tricks": 3})
     assert "no valid seat" in refusal(state, {"seat": 4, "type": "play", "card": "3C"})
     assert "no valid seat" in refusal(state, {"seat": True, "type": "play", "card": "3C"})
     assert "object" in refusal(state, ["seat", 1])

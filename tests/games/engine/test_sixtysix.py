@@ -549,7 +549,7 @@ def test_it_lists_declare_whenever_the_player_on_lead_may_claim_even_falsely():
 def test_it_refuses_a_declare_from_the_follower():
     s = make()
     play(s, 0, "9H")
-    assert s.explain(1, 202).lower().startswith("only the player on lead")
+    assert s.explain(1, 202).reason.lower().startswith("only the player on lead")
 
 
 def test_it_gives_the_opponent_3_for_a_false_claim_when_he_had_no_trick_and_2_otherwise():
