@@ -1,10 +1,9 @@
 """Rating arithmetic: pure functions around openskill's Plackett-Luce model (no Django here).
 
-Every game is one "shape" of the same call, ``rate(teams, ranks)``:
-  * sixtysix: two teams of one player (``[[a], [b]]``), ranks ``[1, 2]`` (or ``[1, 1]``);
-  * hearts: a four-player free-for-all, one team per seat, ranked by the final score, ties sharing
-    a rank;
-  * spades: two teams of two (seats 0+2 against 1+3).
+Every game is one "shape" of the same call, ``rate(teams, ranks)``: the engine's teams
+(``GameRules.teams``), e.g. two teams of one player (``[[a], [b]]``) ranked ``[1, 2]`` (or
+``[1, 1]``), four teams of one ranked by the final score (ties sharing a rank), or two
+partnerships of two (seats 0+2 against 1+3).
 
 Display scale: ``display = 1500 + 30 * (mu - 25)``, rounded. A newcomer (mu 25, sigma 25/3) shows
 1500 with an uncertainty of +-250; 30 points per unit of mu makes a 400-point gap between settled
@@ -19,6 +18,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from games.engine import core
+
 MU = 25.0
 SIGMA = MU / 3
 DISPLAY_BASE = 1500
@@ -26,14 +27,6 @@ DISPLAY_PER_MU = 30
 PROVISIONAL_GAMES = 10
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
-
-# Seats per team, per game: the shape of a match for the model.
-TEAMS = {
-    "sixtysix": [[0], [1]],
-    "hearts": [[0], [1], [2], [3]],
-    "spades": [[0, 2], [1, 3]],
-}
-
 
 @dataclass(frozen=True)
 class Skill:
@@ -63,11 +56,17 @@ def rate(teams: list[list[Skill]], ranks: list[int]) -> list[list[Skill]]:
     return [[Skill(r.mu, r.sigma) for r in team] for team in rated]
 
 
-def team_ranks(game: str, seat_ranks: list[int], timed_out: list[int] = ()) -> list[int]:
+def teams_of(game: str, variant: str | None = None) -> list[list[int]]:
+    """Seats per team: the shape of a match for the model (the engine says)."""
+    return core.get_rules(game).teams(variant)
+
+
+def team_ranks(game: str, seat_ranks: list[int], timed_out: list[int] = (),
+               variant: str | None = None) -> list[int]:
     """Each team's rank from the match's seat ranks (games.services.final_ranks: timed-out seats
-    already last). In spades a team with a seat that ran out of time loses to every team without
-    one (the seat's partner shares the forfeit, as a team shares its score)."""
-    teams = TEAMS[game]
+    already last). In a partnership game a team with a seat that ran out of time loses to every
+    team without one (the seat's partner shares the forfeit, as a team shares its score)."""
+    teams = teams_of(game, variant)
     if len(teams[0]) == 1:
         return [seat_ranks[t[0]] for t in teams]
     key = [(any(s in timed_out for s in t), min(seat_ranks[s] for s in t)) for t in teams]
@@ -75,12 +74,13 @@ def team_ranks(game: str, seat_ranks: list[int], timed_out: list[int] = ()) -> l
 
 
 def rate_match(game: str, seat_skills: list[Skill], seat_ranks: list[int],
-               timed_out: list[int] = ()) -> list[Skill]:
+               timed_out: list[int] = (), variant: str | None = None) -> list[Skill]:
     """New skill per seat after a match of ``game``."""
-    teams = TEAMS[game]
+    teams = teams_of(game, variant)
     if sum(len(t) for t in teams) != len(seat_skills) or len(seat_ranks) != len(seat_skills):
         raise ValueError(f"{game} is played by {sum(len(t) for t in teams)} seats")
-    new = rate([[seat_skills[s] for s in t] for t in teams], team_ranks(game, seat_ranks, timed_out))
+    new = rate([[seat_skills[s] for s in t] for t in teams],
+               team_ranks(game, seat_ranks, timed_out, variant))
     out: list[Skill] = [Skill()] * len(seat_skills)
     for team, skills in zip(teams, new):
         for seat, skill in zip(team, skills):

@@ -54,13 +54,13 @@ def record_players(match: Match, table=None) -> list[MatchPlayer]:
     if existing or not match.finished:
         return existing
     table = table or match.table
-    scores = match.state["scores"]
+    seat_scores = core.get_rules(table.game).seat_scores(table.variant, match.state["scores"])
     ranks = match.ranks
     seats = Seat.objects.filter(table_id=match.table_id).select_related("user").order_by("index")
     rows = [MatchPlayer(
         match=match, seat=s.index, user=s.user, name=s.user.display_name if s.user_id else "",
         rank=ranks[s.index], result=result_of(ranks[s.index], ranks),
-        score=scores[s.index % len(scores)],            # spades: the team's score
+        score=seat_scores[s.index],                      # a partnership's seats: the team's score
         game=table.game, variant=table.variant, rated=table.rated, private=table.private,
         timed_out=s.index in match.timed_out, finished_at=match.finished_at or timezone.now(),
     ) for s in seats]
@@ -89,7 +89,7 @@ def rate_match(match_id: int) -> list[RatingChange]:
         ratings = {r.user_id: r for r in Rating.objects.select_for_update()
                    .filter(user_id__in=user_ids, game=game, variant=variant).order_by("user_id")}
         skills = [R.Skill(ratings[p.user_id].mu, ratings[p.user_id].sigma) for p in players]
-        new = R.rate_match(game, skills, [p.rank for p in players], match.timed_out)
+        new = R.rate_match(game, skills, [p.rank for p in players], match.timed_out, variant)
         now = timezone.now()
         changes = []
         for uid in user_ids:
@@ -139,9 +139,6 @@ def deal_is_public(match: Match, deal: Deal) -> bool:
 
 
 # --- replays --------------------------------------------------------------------------------------
-HIDDEN_KEYS = ("tricks", "legal", "hand", "my_captured", "passed", "received")
-
-
 @dataclass
 class Replay:
     game: str
@@ -158,13 +155,14 @@ class Replay:
 
     def as_json(self, title: str = "") -> dict:
         return {"title": title, "game": self.game, "variant": self.variant, "players": self.players,
+                "rules": core.get_rules(self.game).describe(self.variant),
                 "frames": self.frames, "result": self.result, "finished": self.finished}
 
 
 def _frame(state, action, trick) -> dict:
-    view = {k: v for k, v in state.view(None).items() if k not in HIDDEN_KEYS}
-    return {"action": action, "trick": trick, "view": view,
-            "hands": [state.view(s)["hand"] for s in range(state.rules.seats)]}
+    """One step: the action that led here, the trick it played to, and the engine's replay frame
+    (the public view and every hand)."""
+    return {"action": action, "trick": trick, **state.replay_frame()}
 
 
 def replay(record) -> Replay:
@@ -250,25 +248,21 @@ def leaderboard(game: str, variant: str):
             .order_by("-display", "-games", "user_id"))
 
 
-POINTS_KEY = {"sixtysix": "game_points", "hearts": "points", "spades": "team_points"}
-
-
 def score_table(match: Match, deals: list[Deal]) -> dict:
-    """The match deal by deal: each deal's points per column (seats; spades: teams) and the running
-    totals, folded with the game's own rules."""
+    """The match deal by deal: each deal's points per score column (the engine's teams) and the
+    running totals, folded with the game's own rules."""
     state = match.state
     rules = core.get_rules(state["game"])
     variant = state["variant"]
     scores, bags = rules.initial_scores(variant), rules.initial_bags(variant)
     rows = []
     results = state.get("results", [])
-    key = POINTS_KEY[rules.name]
     for deal in deals:
         row = {"deal": deal, "number": deal.number + 1, "points": None, "totals": None}
         if deal.finished and deal.number < len(results):
             res = results[deal.number]
             scores, bags = rules.add_result(variant, list(scores), list(bags) if bags is not None else None, res)
-            row["points"] = res[key]
+            row["points"] = rules.deal_points(res)
             row["totals"] = list(scores)
             row["extra"] = res
         rows.append(row)

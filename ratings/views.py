@@ -114,11 +114,11 @@ def match(request, match_id):
                    for s in m.table.seats.select_related("user").order_by("index")]
     changes = {c.user_id: c for c in m.rating_changes.all()}
     game = m.table.game
-    if game == "spades":
-        names = [p["name"] if isinstance(p, dict) else p.name for p in players]
-        columns = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-    else:
-        columns = [p["name"] if isinstance(p, dict) else p.name for p in players]
+    names = {p["seat"] if isinstance(p, dict) else p.seat: p["name"] if isinstance(p, dict) else p.name
+             for p in players}
+    # One score column per team, named after its seats ("A & C" for a partnership).
+    columns = [" & ".join(names.get(s, "") for s in team)
+               for team in get_rules(game).teams(m.table.variant)]
     for p in players:
         if not isinstance(p, dict):
             p.change = changes.get(p.user_id)

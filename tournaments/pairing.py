@@ -13,8 +13,9 @@ Formats (README, "Tournaments"):
 * ``swiss_tables``: 4-player Swiss. Players ordered by standing are cut into tables of four; when
   the number is not a multiple of four the bot seats are spread over the bottom tables. A table that would
   repeat an earlier table exactly is broken up by swapping with a neighbour.
-* ``spades_seating``: partnerships formed per round inside a table (1st+4th against 2nd+3rd by
-  standing), varied so that nobody partners the same player again while avoidable.
+* ``partnership_seating``: partnerships formed per round inside a table of two teams of two
+  (Spades: 1st+4th against 2nd+3rd by standing), varied so that nobody partners the same player
+  again while avoidable, and seated where the game's teams sit.
 * ``round_robin``: the circle method (Berger); with an odd number each round one player sits out.
 * ``elimination_slots`` / ``elimination_pairs``: a seeded bracket (1 v 16, 8 v 9, ...), byes to
   the top seeds, winners meet in bracket order.
@@ -34,7 +35,7 @@ class Player:
     score: float = 0.0            # match points so far
     rating: float = 1500.0        # seeding rating, the tie-break of the pairing order
     opponents: frozenset = field(default_factory=frozenset)   # everyone met (repeats counted once)
-    partners: tuple = ()          # Spades partners so far, one entry per game (repeats kept)
+    partners: tuple = ()          # partners so far (partnership games), one per game, repeats kept
     byes: int = 0                 # byes (2-player) received so far
     tables: tuple = ()            # frozensets of the entrants of each earlier 4-player table
 
@@ -185,10 +186,14 @@ def _repeats_a_table(group: list[Player]) -> bool:
     return any(ids == frozenset(t) for p in group for t in p.tables)
 
 
-def spades_seating(table: Sequence[Optional[Player]]) -> list[Optional[PlayerId]]:
-    """Seats 0..3 for a Spades table (partners sit opposite: 0+2 against 1+3). ``table`` is in
-    standing order (``None``: a bot seat). The first of 1st+4th / 2nd+3rd, 1st+3rd / 2nd+4th,
-    1st+2nd / 3rd+4th that repeats the fewest earlier partnerships wins."""
+def partnership_seating(table: Sequence[Optional[Player]],
+                        teams: Sequence[Sequence[int]]) -> list[Optional[PlayerId]]:
+    """The player of each seat at a table of two partnerships of two, ``teams`` being the seats of
+    each (the engine's ``GameRules.teams``, e.g. ``[[0, 2], [1, 3]]``: partners sit opposite).
+    ``table`` is in standing order (``None``: a bot seat). The first of 1st+4th / 2nd+3rd,
+    1st+3rd / 2nd+4th, 1st+2nd / 3rd+4th that repeats the fewest earlier partnerships wins."""
+    if len(teams) != 2 or any(len(team) != 2 for team in teams):
+        raise ValueError(f"partnership seating needs two teams of two, not {teams}")
     a, b, c, d = list(table) + [None] * (4 - len(table))
     options = [((a, d), (b, c)), ((a, c), (b, d)), ((a, b), (c, d))]
 
@@ -199,8 +204,11 @@ def spades_seating(table: Sequence[Optional[Player]]) -> list[Optional[PlayerId]
                 n += x.partners.count(y.id)
         return n
     best = min(options, key=repeats)     # min keeps the first of equals
-    (p1, p2), (q1, q2) = best
-    return [None if s is None else s.id for s in (p1, q1, p2, q2)]
+    seats: list[Optional[PlayerId]] = [None] * 4
+    for pair, team in zip(best, teams):
+        for player, seat in zip(pair, team):
+            seats[seat] = None if player is None else player.id
+    return seats
 
 
 # --- round robin ------------------------------------------------------------------------------------

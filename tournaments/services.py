@@ -17,8 +17,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -26,10 +24,12 @@ from django.utils.translation import gettext as _, gettext_noop
 
 from accounts.models import BOT_LEVELS, bot_user
 from games import services as game_services
+from games.broadcast import send_on_commit
+from games.messages import tournament_group
 from games.engine import core
 from games.models import Match, Table
 
-from . import pairing, standings
+from . import pairing, scheduling, standings
 from .models import Entry, Game, Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class TournamentError(Exception):
 
 
 def group_name(tournament_id: int) -> str:
-    return f"tournament.{tournament_id}"
+    return tournament_group(tournament_id)
 
 
 def seats_of(t: Tournament) -> int:
@@ -254,10 +254,13 @@ def _plan(t: Tournament, number: int, entries: list[Entry]) -> list[tuple[list, 
             out.append(([result.bye], True))
         return out
     by_id = {p.id: p for p in players}
+    rules = core.get_rules(t.game)
+    teams = rules.teams(t.variant or None)
+    partnerships = len(teams) < rules.seats           # some team has several seats
     out = []
     for table in pairing.swiss_tables(players, seats_of(t)):
-        if t.game == "spades":
-            table = pairing.spades_seating([by_id.get(p) for p in table])
+        if partnerships:
+            table = pairing.partnership_seating([by_id.get(p) for p in table], teams)
         out.append((list(table), False))
     return out
 
@@ -279,13 +282,21 @@ def _game_winner(g: Game, seed_rank: dict) -> int:
 
 
 # --- results ----------------------------------------------------------------------------------------
-def result_of_match(game: str, players: list, match: Match) -> dict:
+def seat_teams(game: str, variant: str | None, seats: int) -> list[int] | None:
+    """Each seat's team for the standings (None: everyone plays alone)."""
+    rules = core.get_rules(game)
+    if len(rules.teams(variant)) == seats:
+        return None
+    return [rules.team_of(s, variant) for s in range(seats)]
+
+
+def result_of_match(game: str, variant: str | None, players: list, match: Match) -> dict:
+    rules = core.get_rules(game)
     n = len(players)
     ranks = list(match.ranks or [1] * n)
-    teams = [s % 2 for s in range(n)] if game == "spades" else None
-    scores = (match.state or {}).get("scores") or [0] * (2 if game == "spades" else n)
-    return {"points": standings.table_points(ranks, teams),
-            "game_points": standings.score_margins(game, scores, n),
+    scores = (match.state or {}).get("scores") or [0] * len(rules.teams(variant))
+    return {"points": standings.table_points(ranks, seat_teams(game, variant, n)),
+            "game_points": rules.margins(variant, scores),
             "ranks": ranks, "timed_out": list(match.timed_out or [])}
 
 
@@ -296,16 +307,15 @@ def record_result(sender, match: Match, table: Table, **kwargs) -> None:
     if g is None:
         return
     if g.result is None:
-        g.result = result_of_match(table.game, g.players, match)
+        g.result = result_of_match(table.game, table.variant, g.players, match)
         g.save(update_fields=["result"])
     tid = g.round.tournament_id
     transaction.on_commit(lambda: _after_table(tid))
 
 
 def _after_table(tid: int) -> None:
-    from . import tasks
     broadcast(tid)
-    tasks.enqueue_advance(tid)
+    scheduling.enqueue_advance(tid)
 
 
 def _fill_missing_results(t: Tournament, games: list[Game]) -> None:
@@ -314,7 +324,7 @@ def _fill_missing_results(t: Tournament, games: list[Game]) -> None:
         if g.result is None and g.table_id is not None:
             m = Match.objects.filter(table_id=g.table_id, finished=True).first()
             if m is not None:
-                g.result = result_of_match(t.game, g.players, m)
+                g.result = result_of_match(t.game, t.variant or None, g.players, m)
                 g.save(update_fields=["result"])
 
 
@@ -354,14 +364,13 @@ def elimination_ranks(t: Tournament, entries: list[Entry]) -> dict[int, int]:
 # --- standings -------------------------------------------------------------------------------------
 def game_results(t: Tournament) -> list[standings.GameResult]:
     out = []
-    spades = t.game == "spades"
     for g in Game.objects.filter(round__tournament=t).select_related("round").order_by("round__number", "board"):
         if g.result is None:
             continue
         out.append(standings.GameResult(
             round=g.round.number, players=list(g.players), points=g.result["points"],
             game_points=g.result["game_points"], bye=g.bye,
-            teams=[s % 2 for s in range(len(g.players))] if spades and not g.bye else None))
+            teams=None if g.bye else seat_teams(t.game, t.variant or None, len(g.players))))
     return out
 
 
@@ -380,10 +389,7 @@ def _bump(t: Tournament) -> None:
 
 
 def _enqueue_advance_at(tid: int, when: datetime) -> None:
-    def go():
-        from . import tasks
-        tasks.enqueue_advance(tid, eta=when)
-    transaction.on_commit(go)
+    transaction.on_commit(lambda: scheduling.enqueue_advance(tid, eta=when))
 
 
 def cancel_reason_text(t: Tournament) -> str:
@@ -433,15 +439,17 @@ def state(t: Tournament) -> dict:
 
 
 def broadcast(tid: int) -> None:
-    """Tell the tournament's page sockets that something changed (after a commit)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        t = Tournament.objects.get(pk=tid)
-        async_to_sync(layer.group_send)(group_name(tid), {"type": "tournament.send", "state": state(t)})
-    except Exception:   # a broken layer must not undo or stop a committed step
-        log.exception("tournament %s broadcast failed", tid)
+    """Tell the tournament's page sockets that something changed: called after a commit, it sends
+    the page's state through the one sending path (games/broadcast.py), which reaches the layer
+    from whichever thread committed (in embedded mode, often the worker's)."""
+    send_on_commit(lambda: page_messages(tid))
+
+
+def page_messages(tid: int) -> list:
+    t = Tournament.objects.filter(pk=tid).first()
+    if t is None:
+        return []
+    return [(group_name(tid), {"type": "tournament.send", "state": state(t)})]
 
 
 def visible() -> dict[str, list[Tournament]]:

@@ -2,12 +2,12 @@
 
 Per game, each entrant gets
 * **match points**: the share of his opponents he finished ahead of, a tie counting half:
-  2 players: win 1, draw ½, loss 0; 4 players (Hearts): 1, ⅔, ⅓, 0 by rank; Spades: the
-  partnership's result against the other partnership (1 or 0). A bye is worth a win (1).
-  Who ran out of time ranks last at his table (the games' rule), so he scores 0 there.
-* **game points**: the score margin of the match: his score minus the average of his opponents'
-  (Spades: his partnership's score against the other's; Hearts, where low is good, the other way
-  round). A bye is worth 0.
+  2 players: win 1, draw ½, loss 0; 4 players alone (Hearts): 1, ⅔, ⅓, 0 by rank; partnerships
+  (Spades): the partnership's result against the other partnership (1 or 0). A bye is worth a
+  win (1). Who ran out of time ranks last at his table (the games' rule), so he scores 0 there.
+* **game points**: the score margin of the match, as the engine measures it
+  (``GameRules.margins``: his team's score minus the average of the other teams', turned round
+  where low is good). A bye is worth 0.
 
 Standings order (README, "Tournaments"): match points, then Buchholz (the sum of the current match
 points of every entrant he has played, once per game, byes and bots adding nothing), then game
@@ -30,7 +30,7 @@ class GameResult:
     players: list[Optional[EntrantId]]
     points: list[float]                      # match points per seat
     game_points: list[float]
-    teams: Optional[list[int]] = None        # per seat (Spades: seat % 2); None: everyone alone
+    teams: Optional[list[int]] = None        # per seat, its team (GameRules.team_of); None: everyone alone
     bye: bool = False
 
     def opponents_of(self, seat: int) -> list[EntrantId]:
@@ -79,18 +79,6 @@ def table_points(ranks: Sequence[int], teams: Optional[Sequence[int]] = None) ->
             continue
         won = sum(1.0 if ranks[s] < ranks[o] else 0.5 if ranks[s] == ranks[o] else 0.0 for o in opp)
         out.append(won / len(opp))
-    return out
-
-
-def score_margins(game: str, scores: Sequence[float], seats: int) -> list[float]:
-    """Game points per seat from the match's final scores (see the module docstring)."""
-    if game == "spades":       # scores per partnership: seats 0+2 are team 0, 1+3 team 1
-        return [float(scores[s % 2] - scores[1 - s % 2]) for s in range(seats)]
-    out = []
-    for s in range(seats):
-        others = [scores[o] for o in range(seats) if o != s]
-        margin = scores[s] - sum(others) / len(others)
-        out.append(float(-margin if game == "hearts" else margin))
     return out
 
 

@@ -2,8 +2,9 @@
  *
  * The server replays the deal record through the engine and sends every step: the public view
  * after the action plus every hand (the deal is over, so nothing is hidden any more). This script
- * only draws frames; it knows no rules. Data: #replay-data {"deals": [{title, game, players,
- * frames: [{action, trick, view, hands}], result, finished}]}; strings: #replay-i18n.
+ * only draws frames; it knows no rules. Data: #replay-data {"deals": [{title, game, players, rules
+ * (the engine's description: teams in score-column order, ...), frames: [{action, trick, view,
+ * hands}], result, finished}]}; strings: #replay-i18n.
  */
 (function () {
   "use strict";
@@ -17,6 +18,9 @@
   var el = C.el;
 
   var POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
+  // A deal result's figures per score column, in the order shown: [result key, string key].
+  var RESULT_FIELDS = [["points", "points"], ["game_points", "game_points"], ["team_points", "team_points"],
+                       ["bags_after", "bags"]];
   var deal = null;
   var step = 0;
 
@@ -63,7 +67,7 @@
     var parts = [];
     if (v.tricks_won) parts.push(T.tricks + ": " + v.tricks_won[seat]);
     if (v.points_taken) parts.push(T.points + ": " + v.points_taken[seat]);
-    if (v.points && deal.game === "sixtysix") parts.push(T.points + ": " + v.points[seat]);
+    if (v.points) parts.push(T.points + ": " + v.points[seat]);
     if (v.bids && v.bids[seat] !== null && v.bids[seat] !== undefined) parts.push(T.bid_label + ": " + v.bids[seat]);
     return parts.join(" · ");
   }
@@ -104,7 +108,7 @@
     });
     var info = document.getElementById("replay-info");
     info.textContent = "";
-    if (deal.game === "sixtysix") {
+    if (v.stock_size !== undefined) {          // a game with a talon (sixty-six)
       var line = el("div", null, T.trump + ": ");
       if (v.trump_card && v.stock_size > 0) line.appendChild(C.face(v.trump_card));
       else line.appendChild(el("span", "trump-suit " + (v.trump_suit === "H" || v.trump_suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[v.trump_suit]));
@@ -123,16 +127,13 @@
     if (!deal.finished || !deal.result) { box.appendChild(el("p", "muted", T.unfinished)); return; }
     box.appendChild(el("h3", null, T.result));
     var r = deal.result;
-    var rows = [];
-    if (deal.game === "sixtysix") {
-      rows = deal.players.map(function (p, s) { return p + " — " + T.points + ": " + r.points[s] + ", " + T.game_points + ": " + r.game_points[s]; });
-    } else if (deal.game === "hearts") {
-      rows = deal.players.map(function (p, s) { return p + " — " + T.points + ": " + r.points[s]; });
-    } else {
-      rows = [0, 1].map(function (t) {
-        return deal.players[t] + " & " + deal.players[t + 2] + " — " + T.team_points + ": " + r.team_points[t] + ", " + T.bags + ": " + r.bags_after[t];
-      });
-    }
+    // One line per score column (a team: "A & C"), with every per-column figure of the result.
+    var teams = (deal.rules && deal.rules.teams) || deal.players.map(function (_, s) { return [s]; });
+    var fields = RESULT_FIELDS.filter(function (f) { return r[f[0]] && r[f[0]].length === teams.length; });
+    var rows = teams.map(function (team, k) {
+      return team.map(function (s) { return deal.players[s]; }).join(" & ") + " — " +
+        fields.map(function (f) { return T[f[1]] + ": " + r[f[0]][k]; }).join(", ");
+    });
     var ul = el("ul");
     rows.forEach(function (line) { ul.appendChild(el("li", null, line)); });
     box.appendChild(ul);

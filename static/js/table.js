@@ -49,7 +49,7 @@
     version: null, table: null, view: null, you: null, chat: [],
     busy: false, busyTimer: null, selected: [], marriageFor: null,
     overlay: null, overlayDismissed: {}, ws: null, retry: 0, conn: "connecting",
-    clockAt: Date.now(), skew: 0, gotSnapshot: false, pending: null, retryAction: null
+    clockAt: Date.now(), skew: 0, gotSnapshot: false
   };
   window.tableClient = { state: S, t: t };
 
@@ -85,8 +85,6 @@
     ws.onclose = function (ev) {
       if (S.ws !== ws) return;
       S.ws = null;
-      S.pending = null;
-      S.retryAction = null;
       clearBusy();
       if (ev.code === 4403 || ev.code === 4404 || ev.code === 4401) {
         setConn("forbidden");
@@ -110,10 +108,12 @@
     return true;
   }
 
-  function act(action, tries) {
+  /* Send an action once, with the version it was chosen on. A refusal comes back as an error and
+   * is shown; the server accepts a simultaneous action (the hearts pass) whatever the version
+   * while the seat still owes it, so nothing is ever sent again. */
+  function act(action) {
     if (S.busy) return;
     if (send({ type: "action", version: S.version, action: action })) {
-      S.pending = { action: action, tries: tries || 0 };
       S.busy = true;
       S.busyTimer = setTimeout(function () { clearBusy(); render(); }, 6000);
       S.marriageFor = null;
@@ -144,30 +144,19 @@
         if (msg.invite) S.invite = msg.invite;
         autoSit();
         renderChat();
-        retryStale();
         break;
       case "update":
         if (S.version !== null && typeof msg.version === "number" && msg.version < S.version) return;
         accept(msg);
-        if (S.pending && (msg.events || [msg.event]).some(function (ev) {
-          return ev && ev.kind === "action" && ev.seat === mySeat();
-        })) S.pending = null;                        // our own action went through
         onEvent(msg.event);
         break;
       case "chat":
         if (msg.message) { S.chat.push(msg.message); appendChat(msg.message); }
         return;
       case "error":
-        if (msg.code === "stale" && S.pending && S.pending.tries < 3) {
-          // Someone else moved first; the server follows with a snapshot: stay busy until then,
-          // and retry if the action still stands (see retryStale).
-          S.retryAction = S.pending;
-          S.pending = null;
-          return;
-        }
-        S.pending = null;
+        // A stale action (someone moved first) is followed by a snapshot that shows what changed.
         clearBusy();
-        if (msg.code !== "stale") toast(msg.reason || msg.code, "error");
+        toast(msg.reason || msg.code, "error");
         render();
         return;
       default:
@@ -193,21 +182,6 @@
     S.selected = S.selected.filter(function (c) { return hand.indexOf(c) >= 0; });
   }
 
-  /* A simultaneous phase (the hearts pass) lets several seats act on the same version: a pass sent
-   * while a bot's pass was being stored is refused as stale. The player's choice still stands when
-   * the fresh snapshot still asks this seat for a pass with those cards in hand, so it is sent again
-   * with the new version (up to three times: bots may pass in a quick row). Turn-based actions are never retried: the player must see what
-   * changed first. */
-  function retryStale() {
-    var pending = S.retryAction, action = pending && pending.action;
-    S.retryAction = null;
-    if (!action || action.type !== "pass" || !S.view || S.view.phase !== "pass") return;
-    var hand = S.view.hand || [];
-    var ok = legal().some(function (a) { return a.type === "pass"; }) &&
-      (action.cards || []).every(function (c) { return hand.indexOf(c) >= 0; });
-    if (ok) act(action, pending.tries + 1);
-  }
-
   /* "Join" in the lobby links here with ?sit=1: take the first open seat once. */
   var wantSit = new URLSearchParams(location.search).has("sit");
   function autoSit() {
@@ -226,10 +200,25 @@
   }
 
   /* ---------------------------------------------------------------- helpers */
+  /* The game as the engine describes it (table JSON "rules": seats, teams in score-column order,
+   * target, the result key of a deal's points): the client names no game to decide a rule. */
+  function rules() { return (S.table && S.table.rules) || null; }
   function nSeats() {
     if (S.table && S.table.seats && S.table.seats.length) return S.table.seats.length;
     if (S.view && S.view.players) return S.view.players.length;
-    return data.game === "sixtysix" ? 2 : 4;
+    if (rules()) return rules().seats;
+    return boot.seats || 4;
+  }
+  function teams() {
+    if (rules() && rules().teams) return rules().teams;
+    var alone = [];
+    for (var s = 0; s < nSeats(); s++) alone.push([s]);
+    return alone;
+  }
+  function perTeam(perSeat) {
+    return teams().map(function (team) {
+      return team.reduce(function (sum, seat) { return sum + (perSeat[seat] || 0); }, 0);
+    });
   }
   function game() { return (S.table && S.table.game) || (S.view && S.view.game) || data.game || boot.game; }
   function mySeat() { return typeof S.you === "number" ? S.you : null; }
@@ -268,7 +257,6 @@
     });
     return map;
   }
-  function teamOf(seat) { return seat % 2; }
   function fmtClock(ms) {
     if (ms === null || ms === undefined) return "";
     ms = Math.max(0, ms);
@@ -351,7 +339,7 @@
     var n = nSeats();
     app.classList.toggle("two-seats", n === 2);
     var acting = toAct();
-    var v = S.view, tb = S.table, g = game();
+    var v = S.view, tb = S.table;
     var waiting = tb && tb.status === "waiting";
     for (var seat = 0; seat < 4; seat++) {
       var box = felt.querySelector('.seat-box[data-slot="' + seat + '"]');
@@ -381,8 +369,8 @@
       }
       if (v) {
         line.appendChild(el("span", "stat", t("tricks_n", { n: (v.tricks_won || [])[seat] || 0 })));
-        if (g === "hearts" && v.points_taken) line.appendChild(el("span", "stat", t("points_n", { n: v.points_taken[seat] })));
-        if (g === "spades" && v.bids) {
+        if (v.points_taken) line.appendChild(el("span", "stat", t("points_n", { n: v.points_taken[seat] })));
+        if (v.bids) {
           var bid = v.bids[seat];
           var txt = v.blind_nil && v.blind_nil[seat] ? t("blind_nil") :
             bid === null || bid === undefined ? t("bid_none") : bid === 0 ? t("nil") : String(bid);
@@ -406,7 +394,7 @@
       if (waiting && seat === mySeat()) {
         box.appendChild(button(t("leave"), function () { send({ type: "leave" }); }, "small subtle", { "data-action": "leave" }));
       }
-      if (g === "hearts" && v && v.phase === "pass" && (v.waiting_for_pass || []).indexOf(seat) < 0) {
+      if (v && v.phase === "pass" && v.waiting_for_pass && v.waiting_for_pass.indexOf(seat) < 0) {
         box.appendChild(el("div", "seat-note", t("has_passed")));
       }
     }
@@ -432,7 +420,7 @@
       slot.appendChild(card);
       area.appendChild(slot);
     });
-    if (game() === "sixtysix") renderTalon(area, v);
+    if (v.stock_size !== undefined) renderTalon(area, v);     // a game with a talon (sixty-six)
   }
 
   function renderTalon(area, v) {
@@ -489,9 +477,8 @@
     var acting = toAct();
     var mine = me !== null && acting.indexOf(me) >= 0 && legal().length > 0;
     var others = acting.filter(function (s) { return s !== me; }).map(seatName);
-    var g = game();
 
-    if (g === "hearts" && v.phase === "pass") return promptPass(text, actions, v, mine, others);
+    if (v.phase === "pass") return promptPass(text, actions, v, mine, others);
     if (mine) {
       text.textContent = t("your_turn");
       text.classList.add("mine");
@@ -501,19 +488,16 @@
     if (!mine) return;
 
     var extra = legal().filter(function (a) { return a.type !== "play"; });
-    if (g === "spades") return promptSpades(text, actions, v, extra);
-    if (g === "hearts") {
-      if (v.phase === "moon") {
-        text.textContent = t("moon_prompt");
-        extra.forEach(function (a) {
-          actions.appendChild(button(t("moon_" + a.choice), function () { act(a); }, "primary", { "data-action": "moon-" + a.choice }));
-        });
-      } else {
-        text.textContent = t("your_turn_play");
-      }
+    if (v.phase === "blind_nil" || v.phase === "bid") return promptBid(text, actions, v, extra);
+    if (v.phase === "moon") {
+      text.textContent = t("moon_prompt");
+      extra.forEach(function (a) {
+        actions.appendChild(button(t("moon_" + a.choice), function () { act(a); }, "primary", { "data-action": "moon-" + a.choice }));
+      });
       return;
     }
-    if (g === "sixtysix") return promptSixtySix(text, actions, v, extra);
+    if (v.stock_size !== undefined) return promptSixtySix(text, actions, v, extra);
+    text.textContent = t("your_turn_play");
   }
 
   function promptPass(text, actions, v, mine, others) {
@@ -533,7 +517,7 @@
     }
   }
 
-  function promptSpades(text, actions, v, extra) {
+  function promptBid(text, actions, v, extra) {
     if (v.phase === "blind_nil") {
       text.textContent = t("blind_prompt");
       extra.forEach(function (a) {
@@ -552,9 +536,7 @@
             "bid" + (a.tricks === 0 ? " nil" : ""), { "data-bid": a.tricks }));
         });
       actions.appendChild(row);
-      return;
     }
-    text.textContent = t("your_turn_play");
   }
 
   function marriagePoints(card, v) {
@@ -604,13 +586,13 @@
     wrap.classList.remove("empty");
     var g = game();
     var hand = v.hand || [];
-    if (!hand.length && g === "spades" && v.phase === "blind_nil" && (v.hand_sizes || [])[me]) {
+    if (!hand.length && v.phase === "blind_nil" && (v.hand_sizes || [])[me]) {
       for (var i = 0; i < v.hand_sizes[me]; i++) wrap.appendChild(C.back("hidden-hand"));
       wrap.appendChild(el("div", "hand-note", t("hand_hidden")));
       return;
     }
     var plays = legalPlays();
-    var passing = g === "hearts" && v.phase === "pass" && legal().some(function (a) { return a.type === "pass"; });
+    var passing = v.phase === "pass" && legal().some(function (a) { return a.type === "pass"; });
     var received = v.received || [];
     var choosing = passing || Object.keys(plays).length > 0;   // dim only what may not be played now
     wrap.classList.toggle("crowded", hand.length > 8);
@@ -647,7 +629,7 @@
     var box = clear($("#mine"));
     var v = S.view, g = game();
     if (!v) return;
-    if (g === "sixtysix" && mySeat() !== null) {
+    if (v.my_points !== undefined && mySeat() !== null) {
       box.appendChild(el("div", "mine-line", t("my_points", { n: v.my_points || 0 })));
       if (v.pending_marriage_points) {
         box.appendChild(el("div", "mine-line", t("pending_marriage", { n: v.pending_marriage_points })));
@@ -660,7 +642,7 @@
         box.appendChild(row);
       }
     }
-    if (g === "sixtysix" && v.marriages && v.marriages.length) {
+    if (v.marriages && v.marriages.length) {
       var m = el("div", "mine-line");
       m.textContent = t("marriages") + ": " + v.marriages.map(function (x) {
         if (typeof x === "string") return x;
@@ -669,43 +651,34 @@
       }).join(", ");
       box.appendChild(m);
     }
-    if (g === "spades" && v.team_tricks) {
-      [0, 1].forEach(function (team) {
+    if (v.team_tricks) {
+      v.team_tricks.forEach(function (tricks, team) {
         var c = v.contracts ? v.contracts[team] : null;
         box.appendChild(el("div", "mine-line team-line",
-          t("team_line", { team: teamName(team), tricks: v.team_tricks[team],
+          t("team_line", { team: teamName(team), tricks: tricks,
                            contract: c === null || c === undefined ? "\u2013" : c,
-                           bags: (v.bags_before || [0, 0])[team] })));
+                           bags: (v.bags_before || [])[team] || 0 })));
       });
     }
-    if (g === "hearts") {
-      var flags = [];
-      if (v.hearts_broken) flags.push(t("hearts_broken"));
-      if (v.pass_direction && v.phase === "play") flags.push(t("pass_was_" + v.pass_direction));
-      if (flags.length) box.appendChild(el("div", "mine-line", flags.join(" \u00b7 ")));
-    }
-    if (g === "spades" && v.spades_broken) box.appendChild(el("div", "mine-line", t("spades_broken")));
+    var flags = [];
+    if (v.hearts_broken) flags.push(t("hearts_broken"));
+    if (v.pass_direction && v.phase === "play") flags.push(t("pass_was_" + v.pass_direction));
+    if (flags.length) box.appendChild(el("div", "mine-line", flags.join(" \u00b7 ")));
+    if (v.spades_broken) box.appendChild(el("div", "mine-line", t("spades_broken")));
   }
 
+  /* A score column's name: its seats' names ("A & C" for a partnership). */
   function teamName(team) {
-    return seatName(team) + " & " + seatName(team + 2);
+    return (teams()[team] || []).map(seatName).join(" & ");
   }
 
   function scoreColumns() {
-    var g = game();
-    if (g === "spades") return [0, 1].map(teamName);
-    var cols = [];
-    for (var s = 0; s < nSeats(); s++) cols.push(seatName(s));
-    return cols;
+    return teams().map(function (_, team) { return teamName(team); });
   }
 
   function resultRow(res) {
-    var g = game();
-    if (!res) return [];
-    if (g === "sixtysix") return res.game_points || [];
-    if (g === "hearts") return res.points || [];
-    if (g === "spades") return res.team_points || [];
-    return [];
+    var key = rules() && rules().deal_points;
+    return (res && key && res[key]) || [];
   }
 
   function renderScores() {
@@ -734,9 +707,9 @@
       table.appendChild(tot);
     }
     box.appendChild(table);
-    var goal = { sixtysix: (tb && tb.variant === "santase") ? 11 : 7, hearts: 100, spades: 500 }[game()];
+    var goal = rules() && rules().target;
     if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
-    if (game() === "spades" && v && v.bags_before) {
+    if (v && v.bags_before) {
       box.appendChild(el("div", "score-goal", t("bags_line", { a: v.bags_before[0], b: v.bags_before[1] })));
     }
   }
@@ -785,12 +758,15 @@
     }
   }
 
+  /* How the overlay labels a deal's points, by the result key they are under. */
+  var DEAL_POINTS_LABEL = { points: "points", game_points: "game_points", team_points: "deal_points" };
+
   function renderOverlay() {
     var box = $("#result-overlay");
     if (!S.overlay) { box.hidden = true; clear(box); return; }
     box.hidden = false;
     clear(box);
-    var o = S.overlay, tb = S.table, g = game();
+    var o = S.overlay, tb = S.table;
     var panel = el("div", "result-panel");
     panel.setAttribute("data-kind", o.kind);
     panel.appendChild(el("h2", "", o.kind === "match" ? t("match_over") : t("deal_over")));
@@ -805,18 +781,14 @@
       hr.appendChild(el("th", ""));
       cols.forEach(function (c) { hr.appendChild(el("th", "", c)); });
       table.appendChild(hr);
+      // The result's rows, each per score column: tricks (per seat, summed per team), card
+      // points when the deal scores something else, the deal's points (rules.deal_points), bags.
+      var key = rules() && rules().deal_points;
       var rows = [];
-      if (g === "sixtysix") {
-        rows.push([t("card_points"), res.points]);
-        rows.push([t("game_points"), res.game_points]);
-      } else if (g === "hearts") {
-        rows.push([t("points"), res.points]);
-      } else if (g === "spades") {
-        var tt = res.tricks ? [res.tricks[0] + res.tricks[2], res.tricks[1] + res.tricks[3]] : null;
-        if (tt) rows.push([t("tricks"), tt]);
-        rows.push([t("deal_points"), res.team_points]);
-        rows.push([t("bags"), res.bags_after]);
-      }
+      if (res.tricks) rows.push([t("tricks"), perTeam(res.tricks)]);
+      if (key && key !== "points" && res.points) rows.push([t("card_points"), res.points]);
+      if (key) rows.push([t(DEAL_POINTS_LABEL[key] || "deal_points"), res[key]]);
+      if (res.bags_after) rows.push([t("bags"), res.bags_after]);
       if (tb && tb.match && tb.match.scores) rows.push([t("match_score"), tb.match.scores]);
       rows.forEach(function (r) {
         if (!r[1]) return;
@@ -826,8 +798,8 @@
         table.appendChild(tr);
       });
       panel.appendChild(table);
-      if (g === "sixtysix" && res.ended_by) panel.appendChild(el("p", "result-note", t("ended_" + res.ended_by)));
-      if (g === "hearts" && res.moon !== null && res.moon !== undefined) {
+      if (res.ended_by) panel.appendChild(el("p", "result-note", t("ended_" + res.ended_by)));
+      if (res.moon !== null && res.moon !== undefined) {
         panel.appendChild(el("p", "result-note", t("moon_shot", { name: seatName(res.moon) })));
       }
     }

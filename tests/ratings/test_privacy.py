@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services as games
+from games import loading, services as games
 from games.models import Deal, Match
 
 from ..games.helpers import expire_clock, human_move
@@ -32,8 +32,8 @@ def play_first_deal(table_id, user, task_queue):
     for _ in range(200):
         if Deal.objects.filter(match__table_id=table_id, number=0, finished=True).exists():
             return
-        live = games.load(table_id)
-        if games.seat_of(live, user) in live.state.seats_to_act():
+        live = loading.load(table_id)
+        if loading.seat_of(live, user) in live.state.seats_to_act():
             human_move(table_id, user)
         else:
             task_queue.run_due()
@@ -67,8 +67,8 @@ def test_a_deal_in_progress_is_never_replayable_or_downloadable(make_user, task_
                 assert c.get(url).status_code == 404, (who, url)
 
     # 3. ala runs out of time in the deal being played: the match is over, that deal stays hidden
-    live = games.load(t.pk)
-    assert games.seat_of(live, ala) in live.state.seats_to_act()
+    live = loading.load(t.pk)
+    assert loading.seat_of(live, ala) in live.state.seats_to_act()
     expire_clock(t.pk, 0)
     games.advance(t.pk)
     m.refresh_from_db()

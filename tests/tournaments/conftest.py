@@ -51,10 +51,10 @@ class AdvanceQueue:
 
 @pytest.fixture
 def advance_queue(monkeypatch):
-    from tournaments import tasks
+    from tournaments import scheduling
 
     q = AdvanceQueue()
-    monkeypatch.setattr(tasks, "_enqueue", q.enqueue)
+    monkeypatch.setattr(scheduling, "_enqueue", q.enqueue)
     return q
 
 
@@ -68,7 +68,7 @@ def bots(make_bot):
 
 def shorten_matches(tid):
     """Put every new match of the tournament one deal or so from its end (fast tests)."""
-    from games import services
+    from games import loading
     from games.models import Match
 
     near = {"sixtysix": [6, 6], "hearts": [90, 85, 88, 80], "spades": [480, 470]}
@@ -76,7 +76,7 @@ def shorten_matches(tid):
         if m.state.get("deal_number", 0) <= 1 and m.state.get("scores") != near[m.table.game]:
             m.state = dict(m.state, scores=near[m.table.game])
             m.save(update_fields=["state"])
-            services.forget(m.table_id)   # changed behind the services' back, at the same version
+            loading.forget(m.table_id)   # changed behind the services' back, at the same version
 
 
 def run_tournament(tid, clock, task_queue, advance_queue, *, step=1.0, limit=2000, redeliver=1,

@@ -3,6 +3,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from tournaments import pairing
 from tournaments.pairing import Player
 
@@ -125,13 +127,21 @@ def test_it_breaks_up_a_table_that_would_repeat_exactly():
     assert sorted(x for t in tables for x in t) == list(range(8))
 
 
-def test_it_varies_spades_partners():
+def test_it_varies_partners():
     a, b, c, d = players(4)
-    assert pairing.spades_seating([a, b, c, d]) == [0, 1, 3, 2]     # 1st+4th vs 2nd+3rd
+    opposite = [[0, 2], [1, 3]]                                        # spades: partners sit opposite
+    assert pairing.partnership_seating([a, b, c, d], opposite) == [0, 1, 3, 2]     # 1st+4th vs 2nd+3rd
     a.partners, d.partners = (3,), (0,)
-    seats = pairing.spades_seating([a, b, c, d])
+    seats = pairing.partnership_seating([a, b, c, d], opposite)
     assert seats == [0, 1, 2, 3]                                       # 1st+3rd vs 2nd+4th
-    assert pairing.spades_seating([a, b, c, None]) == [0, 1, None, 2]
+    assert pairing.partnership_seating([a, b, c, None], opposite) == [0, 1, None, 2]
+
+
+def test_it_seats_partners_where_the_teams_sit():
+    a, b, c, d = players(4)
+    assert pairing.partnership_seating([a, b, c, d], [[0, 1], [2, 3]]) == [0, 3, 1, 2]
+    with pytest.raises(ValueError):
+        pairing.partnership_seating([a, b, c, d], [[0], [1], [2], [3]])
 
 
 # --- round robin and elimination -------------------------------------------------------------------------

@@ -169,11 +169,11 @@ def test_it_finishes_even_when_every_task_is_lost_thanks_to_the_tick(bots, clock
         services.register(t.pk, u)
     clock.advance(60)
 
-    from tournaments import tasks
-    original = tasks._enqueue
-    tasks._enqueue = lambda tid, eta=None: None
+    from tournaments import scheduling
+    original = scheduling._enqueue
+    scheduling._enqueue = lambda tid, eta=None: None
     try:
         t = run_tournament(t.pk, clock, task_queue, advance_queue)
     finally:
-        tasks._enqueue = original
+        scheduling._enqueue = original
     assert t.status == "finished" and Round.objects.filter(tournament=t).count() == 2

@@ -1,6 +1,7 @@
 """Standings arithmetic: match points, Buchholz, game points and the order they make."""
 import pytest
 
+from games.engine.core import get_rules
 from tournaments import standings
 from tournaments.standings import Entrant, GameResult
 
@@ -14,11 +15,11 @@ def test_it_gives_match_points_by_rank():
     assert standings.table_points([1, 2, 1, 2], [0, 1, 0, 1]) == [1.0, 0.0, 1.0, 0.0]
 
 
-def test_it_measures_game_points_as_the_score_margin():
-    assert standings.score_margins("sixtysix", [7, 3], 2) == [4.0, -4.0]
-    assert standings.score_margins("spades", [510, 320], 4) == [190.0, -190.0, 190.0, -190.0]
+def test_it_measures_game_points_as_the_engines_score_margin():
+    assert get_rules("sixtysix").margins("kurnik", [7, 3]) == [4.0, -4.0]
+    assert get_rules("spades").margins("standard", [510, 320]) == [190.0, -190.0, 190.0, -190.0]
     # Hearts: low is good.
-    assert standings.score_margins("hearts", [20, 40, 60, 100], 4) == pytest.approx([46.667, 20, -6.667, -60], abs=1e-3)
+    assert get_rules("hearts").margins("standard", [20, 40, 60, 100]) == pytest.approx([46.667, 20, -6.667, -60], abs=1e-3)
 
 
 def two(r, a, b, winner, margin=1.0):

@@ -1,0 +1,134 @@
+"""No module outside the engine names a game to decide a rule or a partnership: tournaments,
+ratings, the site's games modules and the browser clients read the engine's description
+(``GameRules.teams`` / ``describe`` and the table JSON's ``rules``) instead.
+
+Left out on purpose: ``games/engine/`` (the rules themselves), ``games/bots/`` (each bot plays one
+game), migrations and management commands (data), and ``static/js/cards.js`` (it only picks a rank
+order for drawing a hand).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = r"(?:sixtysix|hearts|spades)"
+QUOTED = rf"""["']{GAME}["']"""
+
+# Each a way the old code decided a rule by a game's name or by seat parity.
+PATTERNS = [
+    ("compares with a game name", re.compile(rf"(?:==|!=)=?\s*{QUOTED}")),
+    ("compares a game name", re.compile(rf"{QUOTED}\s*(?:==|!=)")),
+    ("tests membership in a list of games", re.compile(rf"\bin\s*[(\[{{]\s*{QUOTED}")),
+    ("tests the game against a literal list", re.compile(r"""\bgame\s+(?:not\s+)?in\s*[(\[{]\s*["']""")),
+    ("keys a table by game name", re.compile(rf"""(?:^\s*|[{{,(]\s*){QUOTED}\s*:""")),
+    ("finds a seat's team by parity", re.compile(r"\b(?:seat|s|index|idx)\s*(?:%\s*2|&\s*1)\b")),
+    ("indexes a score by seat modulo", re.compile(r"%\s*len\(\s*scores\s*\)")),
+    ("finds a partner by seat arithmetic", re.compile(r"\b(?:seat|team)\s*\+\s*2\b|\[\s*[st]\s*\+\s*2\s*\]")),
+]
+# A JavaScript object literal may key by a bare name ({ sixtysix: 7 }); in Python that would be an
+# annotation (``spades: int``), so this one is for scripts only.
+JS_PATTERNS = [
+    ("keys a table by game name", re.compile(rf"[{{,]\s*{GAME}\s*:")),
+]
+
+PY_DIRS = ("ratings", "tournaments")
+SKIP_PARTS = {"migrations", "management", "engine", "bots", "__pycache__"}
+JS_SKIP = {"cards.js"}
+
+
+def _sources() -> list[Path]:
+    files = []
+    for top in PY_DIRS:
+        files += [p for p in (ROOT / top).rglob("*.py") if not SKIP_PARTS & set(p.relative_to(ROOT).parts)]
+    files += sorted((ROOT / "games").glob("*.py"))              # the games package's own modules only
+    files += [p for p in sorted((ROOT / "static" / "js").glob("*.js"))
+              if p.name not in JS_SKIP and not p.name.endswith(".min.js")]
+    files += sorted((ROOT / "templates").rglob("*.html"))
+    return files
+
+
+def offences(text: str, script: bool = False) -> list[tuple[int, str, str]]:
+    found = []
+    patterns = PATTERNS + JS_PATTERNS if script else PATTERNS
+    for number, line in enumerate(text.splitlines(), start=1):
+        for why, pattern in patterns:
+            if pattern.search(line):
+                found.append((number, why, line.strip()))
+    return found
+
+
+def test_it_finds_no_game_name_deciding_a_rule_outside_the_engine():
+    problems = []
+    for path in _sources():
+        for number, why, line in offences(path.read_text(encoding="utf-8"), script=path.suffix == ".js"):
+            problems.append(f"{path.relative_to(ROOT)}:{number}: {why}: {line}")
+    assert not problems, "ask the engine (core.get_rules(game)) instead:\n" + "\n".join(problems)
+
+
+def test_it_looks_where_it_should():
+    names = {str(p.relative_to(ROOT)) for p in _sources()}
+    assert {"ratings/rating.py", "ratings/services.py", "tournaments/services.py", "tournaments/standings.py",
+            "games/messages.py", "static/js/table.js", "static/js/lobby.js", "static/js/replay.js"} <= names
+    assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/cards.js" for n in names)
+
+
+# What the rule was written against: lines of the code before the engine described the games.
+OLD_LINES = [
+    'TEAMS = {\n    "sixtysix": [[0], [1]],\n    "spades": [[0, 2], [1, 3]],\n}',
+    'POINTS_KEY = {"sixtysix": "game_points", "hearts": "points", "spades": "team_points"}',
+    '        score=scores[s.index % len(scores)],            # spades: the team\'s score',
+    '    if game == "spades":',
+    '        if t.game == "spades":',
+    '    spades = t.game == "spades"',
+    '    teams = [s % 2 for s in range(n)] if game == "spades" else None',
+    '        return [float(scores[s % 2] - scores[1 - s % 2]) for s in range(seats)]',
+    '        out.append(float(-margin if game == "hearts" else margin))',
+    '    if game in ("hearts", "spades"):',
+    '    if kind in ["spades", "hearts"]:',
+    '    if game not in ("sixtysix",):',
+    '    return data.game === "sixtysix" ? 2 : 4;',
+    '  var SEATS = game === "sixtysix" ? 2 : 4;',
+    '  function teamOf(seat) { return seat % 2; }',
+    '    if (g === "spades") return [0, 1].map(teamName);',
+    '    if ("hearts" === g) return res.points;',
+    '    if (g !== "sixtysix") return;',
+    '    var goal = { "sixtysix": 7, "hearts": 100 }[game()];',
+    '    return seatName(team) + " & " + seatName(team + 2);',
+    '        return deal.players[t] + " & " + deal.players[t + 2];',
+    '        return [team_rank[s & 1] for s in range(4)]',
+    '{% if table.game == "spades" %}',
+]
+
+FINE_LINES = [
+    'GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]',
+    "    <a href=\"{% url 'lobby' 'spades' %}\">{% trans \"Spades\" %}</a>",
+    '    if len(order) % 2:',
+    '        return n - 1 if n % 2 == 0 else n',
+    '    if goal: box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));',
+    '    teams = rules.teams(t.variant or None)',
+    '    spades_broken: bool = False',
+    '    spades: int = 0',
+    '    if (v.spades_broken) box.appendChild(el("div", "mine-line", t("spades_broken")));',
+    '    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)',
+    '    if (v.stock_size !== undefined) renderTalon(area, v);',
+    '    for seat in range(seats + 2):',
+    '    if game not in (None, *GAME_NAMES):',
+]
+
+
+@pytest.mark.parametrize("line", OLD_LINES)
+def test_it_catches_the_old_ways_of_naming_a_game(line):
+    assert offences(line) and offences(line, script=True), line
+
+
+def test_it_catches_a_script_keying_by_a_bare_game_name():
+    line = '    var goal = { sixtysix: 7, hearts: 100, spades: 500 }[game()];'
+    assert offences(line, script=True) and not offences("    spades: int = 0")
+
+
+@pytest.mark.parametrize("line", FINE_LINES)
+def test_it_lets_legitimate_lines_be(line):
+    assert not offences(line, script=True), offences(line, script=True)
