@@ -17,7 +17,7 @@ import json
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import clocks, loading, services
 from games.engine import core
 from games.engine.core import Match as EngineMatch
 from games.models import Deal, Match, Table
@@ -28,9 +28,9 @@ def start(spec: dict) -> int:
     table = services.create_table(owner, spec["game"], spec.get("variant"), seats=spec["seats"],
                                   bank_seconds=spec.get("bank_seconds", 600), increment_seconds=5)
     now = timezone.now()
-    with services._locked(table.pk) as live:      # which writes the rows _bump changed
+    with loading.locked(table.pk) as live:      # which writes the rows _bump changed
         t = live.table
-        players = [services._seat_name(s) for s in live.seats]
+        players = [s.player_name for s in live.seats]
         engine = EngineMatch.start(t.game, t.variant, players, first_dealer=spec.get("dealer", 0))
         if spec.get("scores") is not None:
             engine.scores = list(spec["scores"])
@@ -48,7 +48,7 @@ def start(spec: dict) -> int:
         live.deal = Deal.objects.create(match=live.match, number=engine.deal_number, record=state.record())
         live.state = state
         t.status = Table.Status.PLAYING
-        services._run_clocks(live, now)
+        clocks.run(live, now)
         services._bump(live, now)
     return table.pk
 
