@@ -3,6 +3,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BOT_LEVELS
 
+from .labels import variant_label
+
 SEAT_CHOICES = [("me", _("me")), ("", _("open seat"))] + [
     (level, _("bot: %(level)s") % {"level": level}) for level in BOT_LEVELS]
 TIME_CONTROLS = [(60, "1+2"), (180, "3+3"), (300, "5+5"), (600, "10+5"), (1200, "20+10")]
@@ -18,7 +20,7 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args, rules=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["variant"].choices = [(v, v) for v in rules.variants]
+        self.fields["variant"].choices = [(v, variant_label(v)) for v in rules.variants]
         self.fields["variant"].initial = rules.variants[0]
         for i in range(rules.seats):
             self.fields[f"seat_{i}"] = forms.ChoiceField(

@@ -88,6 +88,7 @@
         else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""),
           s.is_bot && s.name.indexOf("bot:") === 0 ?     // one bot user per level: name it per seat
             t("bot_seat", { n: s.seat + 1, level: t("level_" + (s.bot_level || s.name.slice(4))) }) : s.name);
+        chip.title = chip.textContent;   // a long name is cut with an ellipsis: the whole of it on hover
         list.appendChild(chip);
       });
       seats.appendChild(list);

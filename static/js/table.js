@@ -354,6 +354,7 @@
       var info = tb && tb.seats ? tb.seats[seat] : null;
       var head = el("div", "seat-head");
       var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
+      name.title = name.textContent;   // cut with an ellipsis when long: the whole name on hover
       head.appendChild(name);
       if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
       if (info && info.name && !info.is_bot && info.connected === false) head.appendChild(el("span", "badge away", t("away")));
