@@ -105,6 +105,12 @@ class State:
     def clone(self) -> "State":
         raise NotImplementedError
 
+    def notes(self, seat: int | None) -> dict:
+        """What the rules explain to ``seat`` beside its view (how a deal ended, what a claim
+        would cost, a score's parts): extra keys for the view a client receives. Kept out of
+        ``view``, whose keys are the rules' contract with bots and records. JSON-ready."""
+        return {}
+
     # Keys of ``view`` that belong to the viewing seat (empty in a spectator's view) or repeat the
     # deal's history; a replay frame, which shows every hand beside it, leaves them out.
     SEAT_KEYS: ClassVar[tuple[str, ...]] = ("hand", "legal")

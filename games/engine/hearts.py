@@ -427,6 +427,11 @@ class HeartsState(State):
             known |= self.hands[seat] | self.passed[seat]
         return known
 
+    def notes(self, seat: int | None) -> dict:
+        """``received_from``: the seat whose three passed cards this seat received (after the pass)."""
+        passed = seat is not None and self.phase != PASS and bool(self.pass_offset)
+        return {"received_from": (seat - self.pass_offset) % 4 if passed else None}
+
     def clone(self) -> "HeartsState":
         new = object.__new__(HeartsState)
         new.__dict__.update(self.__dict__)

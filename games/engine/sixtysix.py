@@ -132,6 +132,8 @@ class SixtySixState(State):
         self.last_trick: tuple[int, int, int, int] | None = None   # (leader, lead, follow, winner)
         self.over = False
         self.ended_by = ""
+        self.ended_seat = -1               # who declared, or the closer of a closed deal
+        self.claim_true = False            # a declaration's verdict
         self.game_points = [0, 0]
         self.bonus = [0, 0]
 
@@ -329,7 +331,9 @@ class SixtySixState(State):
         self._end(1 - closer, gp, ended_by)
 
     def _judge_claim(self, seat, opp_had_trick):
-        if self.points(seat) >= TARGET:
+        self.ended_seat = seat
+        self.claim_true = self.points(seat) >= TARGET
+        if self.claim_true:
             self._win(seat, "declare")
         elif self.closed_by == seat:
             self._failed_close("declare")
@@ -337,6 +341,7 @@ class SixtySixState(State):
             self._end(1 - seat, 2 if opp_had_trick else 3, "declare")
 
     def _end_of_cards(self, last_winner):
+        self.ended_seat = self.closed_by
         if self.closed_by >= 0:
             if self.points(self.closed_by) >= TARGET:
                 self._win(self.closed_by, "close")
@@ -349,6 +354,54 @@ class SixtySixState(State):
             self._end(-1, 0, "played_out")
         else:
             self._win(0 if p0 > p1 else 1, "played_out")
+
+    def outcome(self) -> dict:
+        """How the deal ended, for the players: who ended it and how, and what decided the game
+        points. ``why``: ``no_trick`` (3: the loser took no trick), ``under_33`` (2),
+        ``33_or_more`` (1), ``false_claim`` (a claim short of 66: the opponent scores),
+        ``failed_close`` (the closer did not reach 66), ``tie`` (played out, equal points)."""
+        by = self.ended_seat if self.ended_seat >= 0 else None
+        winner = next((s for s in (0, 1) if self.game_points[s]), None)
+        if winner is None:
+            why = "tie"
+        elif self.ended_by == "declare" and not self.claim_true and self.closed_by != by:
+            why = "false_claim"
+        elif by is not None and self.closed_by == by and winner != by:
+            why = "failed_close"
+        else:
+            loser = 1 - winner
+            why = ("no_trick" if self.tricks[loser] == 0 else
+                   "under_33" if self.points(loser) < UNDER else "33_or_more")
+        return {"ended_by": self.ended_by, "by": by,
+                "claim": (self.claim_true if self.ended_by == "declare" else None),
+                "closed_by": self.closed_by if self.closed_by >= 0 else None,
+                "winner": winner, "game_points": self.game_points[winner] if winner is not None else 0,
+                "why": why, "points": [self.points(0), self.points(1)], "tricks": list(self.tricks)}
+
+    def claim_check(self, seat) -> dict | None:
+        """For the player on lead who may claim 66: his points now, with each marriage he may
+        announce in the same step (its points count at once), and what a false claim gives the
+        opponent. None when he may not claim."""
+        if self.over or seat != self.to_act() or self.lead_card >= 0 or not self._may_declare(seat):
+            return None
+        now = self.points(seat)
+        with_marriage = {}
+        if self._may_marry():
+            for c in _cards(self.hands[seat] & self.opts.queens_and_kings):
+                if PARTNER[c] >= 0 and self.hands[seat] >> PARTNER[c] & 1:
+                    suit = C.SUITS[C.SUIT_OF[c]]
+                    with_marriage[suit] = now + (40 if C.SUIT_OF[c] == self.trump else 20)
+        if self.closed_by == seat:
+            gives = 3 if self.opts.santase or not self.closer_opp_had_trick else 2
+        else:
+            gives = 2 if self.tricks[1 - seat] > 0 else 3
+        return {"points": now, "enough": now >= TARGET, "with_marriage": with_marriage,
+                "target": TARGET, "false_gives": gives}
+
+    def notes(self, seat):
+        """``claim`` for the player on lead who may claim 66; ``outcome`` once the deal is over."""
+        return {"claim": self.claim_check(seat) if seat is not None else None,
+                "outcome": self.outcome() if self.over else None}
 
     def result(self):
         if not self.over:

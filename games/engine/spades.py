@@ -64,37 +64,46 @@ def contract_of(bids: list[int], team: int) -> int:
     return bids[team] + bids[team + 2]
 
 
-def score_deal(bids: list[int], blind: list[bool], tricks: list[int],
-               bags_before: list[int]) -> tuple[list[int], list[int]]:
-    """This deal's points per team (10-bag penalty included) and the bags after it.
+def score_breakdown(bids: list[int], blind: list[bool], tricks: list[int],
+                    bags_before: list[int]) -> list[dict]:
+    """Each team's deal score, part by part (``score_deal`` adds the parts up).
 
-    ``bids[s]`` is 0 for a nil or blind nil, ``blind[s]`` True for a blind nil.
+    ``bids[s]`` is 0 for a nil or blind nil, ``blind[s]`` True for a blind nil. Per team:
+    ``contract``, ``taken`` (tricks toward it: a nil bidder's never count), ``made``,
+    ``contract_points`` (+10 or −10 per contract trick), ``overtricks`` (+1 each, a bag each),
+    ``nil``: ``[{"seat", "blind", "tricks", "points"}]`` (±100, blind ±200), ``nil_bags`` (every
+    trick of a nil bidder: +1 and a bag each, decided), ``bags_before``, ``bag_penalty`` (−100 per
+    10 bags), ``bags_after`` and ``points`` (the deal's total).
     """
-    team_points, bags_after = [0, 0], [0, 0]
+    teams = []
     for team in (0, 1):
         seats = (team, team + 2)
-        nil_seats = [s for s in seats if bids[s] == 0]
         contract = contract_of(bids, team)
-        # Tricks of a nil bidder never count toward the contract.
         taken = sum(tricks[s] for s in seats if bids[s] != 0)
-        points = bags = 0
-        if taken >= contract:
-            points += 10 * contract + (taken - contract)
-            bags += taken - contract
-        else:
-            points -= 10 * contract
-        for s in nil_seats:
-            bonus = BLIND_NIL_BONUS if blind[s] else NIL_BONUS
-            points += bonus if tricks[s] == 0 else -bonus
-            # Every trick of a nil bidder is a bag for his team, made contract or not (decided).
-            points += tricks[s]
-            bags += tricks[s]
-        bags += bags_before[team]
-        while bags >= BAG_LIMIT:
-            points -= BAG_PENALTY
-            bags -= BAG_LIMIT
-        team_points[team], bags_after[team] = points, bags
-    return team_points, bags_after
+        made = taken >= contract
+        overtricks = taken - contract if made else 0
+        nil = [{"seat": s, "blind": bool(blind[s]), "tricks": tricks[s],
+                "points": (BLIND_NIL_BONUS if blind[s] else NIL_BONUS) * (1 if tricks[s] == 0 else -1)}
+               for s in seats if bids[s] == 0]
+        nil_bags = sum(n["tricks"] for n in nil)
+        bags = bags_before[team] + overtricks + nil_bags
+        penalties = bags // BAG_LIMIT
+        contract_points = 10 * contract if made else -10 * contract
+        points = (contract_points + overtricks + sum(n["points"] for n in nil) + nil_bags
+                  - penalties * BAG_PENALTY)
+        teams.append({"contract": contract, "taken": taken, "made": made,
+                      "contract_points": contract_points, "overtricks": overtricks, "nil": nil,
+                      "nil_bags": nil_bags, "bags_before": bags_before[team],
+                      "bag_penalty": -penalties * BAG_PENALTY,
+                      "bags_after": bags - penalties * BAG_LIMIT, "points": points})
+    return teams
+
+
+def score_deal(bids: list[int], blind: list[bool], tricks: list[int],
+               bags_before: list[int]) -> tuple[list[int], list[int]]:
+    """This deal's points per team (10-bag penalty included) and the bags after it."""
+    teams = score_breakdown(bids, blind, tricks, bags_before)
+    return [t["points"] for t in teams], [t["bags_after"] for t in teams]
 
 
 def trick_winner_index(cards: list[int]) -> int:
@@ -379,6 +388,13 @@ class SpadesState(State):
             "contracts": [contract_of(self.bids, 0), contract_of(self.bids, 1)]
             if bidding_done else None,
         }
+
+    def notes(self, seat: int | None) -> dict:
+        """``breakdown``: each team's deal score part by part, once the deal is over."""
+        if self.phase != OVER:
+            return {"breakdown": None}
+        blind = [b is True for b in self.blind]
+        return {"breakdown": score_breakdown(self.bids, blind, self.tricks, self.setup.bags_before)}
 
     def clone(self) -> "SpadesState":
         other = SpadesState.__new__(SpadesState)
