@@ -1,6 +1,6 @@
 """What the pages call a game and a variant, in the reader's language. The engine names variants by
 identifier (``GameRules.variants``) and imports no Django, so the translated labels live here."""
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from .models import GAME_CHOICES
 
@@ -23,3 +23,43 @@ def game_label(game: str | None) -> str:
 def variant_label(variant: str | None) -> str:
     """The translated label of ``variant``; an unknown one is shown as it is."""
     return str(VARIANT_LABELS.get(variant, variant)) if variant else ""
+
+
+# --- players -------------------------------------------------------------------------------------
+# A bot is one user per level, named "bot:<level>" on the wire and in deal records (DEAL_RECORD.md):
+# an identifier, never shown. Pages show "Bot (strong)", and "Bot 2 (strong)" (its seat number)
+# where another seat has a bot of the same level, so that two such bots can be told apart. The
+# table and lobby clients (static/js) follow the same rule with the same words.
+BOT_PREFIX = "bot:"
+BOT_LEVEL_LABELS = {
+    "random": pgettext_lazy("bot level", "random"),
+    "basic": pgettext_lazy("bot level", "basic"),
+    "strong": pgettext_lazy("bot level", "strong"),
+}
+
+
+def bot_level_of(name) -> str | None:
+    """The level of a bot's wire name ("bot:strong" -> "strong"); None for a person."""
+    if isinstance(name, str) and name.startswith(BOT_PREFIX):
+        return name[len(BOT_PREFIX):]
+    return None
+
+
+def bot_label(level: str, seat: int | None = None) -> str:
+    """A bot as pages name it; with ``seat`` (0-based) its seat number."""
+    shown = str(BOT_LEVEL_LABELS.get(level, level))
+    if seat is None:
+        return gettext("Bot (%(level)s)") % {"level": shown}
+    return gettext("Bot %(n)s (%(level)s)") % {"n": seat + 1, "level": shown}
+
+
+def player_labels(names: list) -> list[str]:
+    """The names of a match's seats (seat 0 first) as pages show them."""
+    levels = [bot_level_of(n) for n in names]
+    out = []
+    for seat, (name, level) in enumerate(zip(names, levels)):
+        if level is None:
+            out.append(name or "")
+        else:
+            out.append(bot_label(level, seat if levels.count(level) > 1 else None))
+    return out

@@ -22,7 +22,7 @@ from django.utils import timezone
 from games import wire
 from games.engine import core
 
-from . import clocks
+from . import clocks, signals
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
 
@@ -109,6 +109,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
         "deadline": epoch_ms(min((d for d in deadlines if d), default=None)),
     }
     data["next_deal_at"] = epoch_ms(t.next_deal_at) if t.status == Status.BETWEEN_DEALS else None
+    data["rematch"] = t.rematch if t.status == Status.FINISHED else None
     return data
 
 
@@ -137,7 +138,9 @@ def action_event(game: str, seat: int, action: dict) -> dict:
 def view_for(live: Live, seat: int | None) -> dict | None:
     if live.state is None:
         return None
-    return live.state.view(seat)
+    view = live.state.view(seat)
+    view.update(live.state.notes(seat))     # the rules' explanations for this seat
+    return view
 
 
 def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[dict] | None = None,
@@ -175,7 +178,17 @@ def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int 
                                                   .order_by("-id")[:CHAT_HISTORY])]
     own = seat is not None or live.table.owner_id == getattr(user, "id", None)
     msg["invite"] = live.table.invite_token if own else None
+    # What other apps add for a reconnecting socket (ratings: a finished match's rating changes).
+    for _receiver, extra in signals.snapshot_extras.send(sender=Table, live=live):
+        msg.update(extra or {})
     return msg, seat
+
+
+def table_payloads(table_id: int, game: str, msg: dict) -> list[Message]:
+    """An unversioned message (like chat) to every socket at a table: for what everyone there may
+    see and that is no change of the table itself (a finished match's rating changes)."""
+    payload = send_text(msg)
+    return [(g, payload) for g in all_groups(table_id, core.get_rules(game).seats)]
 
 
 def commit_messages(live: Live, events: list[dict], now: datetime, *, resync: bool = False) -> list[Message]:

@@ -45,6 +45,10 @@ class Table(models.Model):
     # Open spectator sockets (as Seat.connections counts a seat's): a change is sent only to
     # the groups someone listens to.
     spectators = models.IntegerField(default=0, db_default=0)
+    # A rematch offered once the match is over (games/services.py offer_rematch): {"status":
+    # "open"|"cancelled"|"started", "by": seat, "accepted": [seats], "since": version offered at,
+    # "reason": why it was cancelled, "seat": who cancelled it, "table": the new table's id}.
+    rematch = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["game", "status"])]

@@ -5,3 +5,7 @@ from django.dispatch import Signal
 # saved with its ranks) and ``table``. Receivers run in that transaction: anything that must not run
 # twice or before the commit belongs in ``transaction.on_commit`` or an idempotent task.
 match_finished = Signal()
+
+# Sent (with ``live``, a games.loading.Live) while a socket's snapshot is built: each receiver
+# returns a dict of extra top-level keys for it, or None. Read-only.
+snapshot_extras = Signal()

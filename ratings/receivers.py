@@ -14,3 +14,7 @@ def on_match_finished(sender, match, table, **kwargs):
             from . import tasks
             tasks.enqueue_rating(match_id)
         transaction.on_commit(enqueue)
+
+
+def on_snapshot(sender, live, **kwargs):
+    return services.snapshot_ratings(live)

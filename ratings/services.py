@@ -14,6 +14,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from games import broadcast, messages
+from games.labels import player_labels
 from games.engine import core, records
 from games.engine.core import IllegalAction
 from games.models import Deal, Match, Seat
@@ -107,7 +109,40 @@ def rate_match(match_id: int) -> list[RatingChange]:
             changes.append(change)
         RatingChange.objects.bulk_create(changes)
         Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "display", "games", "wins", "updated"])
+        _announce(table, [p.user_id for p in players], changes)
         return changes
+
+
+# --- to the table ---------------------------------------------------------------------------------
+def seat_rating_changes(seat_users: list[int | None], changes) -> list[dict]:
+    """Each seat's rating change (by the seat's user): ``{"seat", "before", "after", "delta"}``."""
+    by_user = {c.user_id: c for c in changes}
+    out = []
+    for seat, user_id in enumerate(seat_users):
+        c = by_user.get(user_id)
+        if c is not None:
+            out.append({"seat": seat, "before": c.display_before, "after": c.display_after,
+                        "delta": c.display_after - c.display_before})
+    return out
+
+
+def _announce(table, seat_users: list[int | None], changes: list[RatingChange]) -> None:
+    """Once the ratings commit, tell everyone at the table (the match-end box shows them)."""
+    payload = {"type": "ratings", "changes": seat_rating_changes(seat_users, changes)}
+    table_id, game = table.pk, table.game
+    broadcast.send_on_commit(lambda: messages.table_payloads(table_id, game, payload))
+
+
+def snapshot_ratings(live) -> dict | None:
+    """A reconnecting socket's rating changes of the table's finished rated match (games.signals
+    snapshot_extras)."""
+    match = live.match
+    if not (live.table.rated and match is not None and match.finished):
+        return None
+    changes = list(RatingChange.objects.filter(match=match))
+    if not changes:
+        return None
+    return {"ratings": seat_rating_changes([s.user_id for s in live.seats], changes)}
 
 
 def unrated_matches(limit: int = 200, within_days: int = 2) -> list[int]:
@@ -154,7 +189,8 @@ class Replay:
         return self.stated is None or self.stated == self.result
 
     def as_json(self, title: str = "") -> dict:
-        return {"title": title, "game": self.game, "variant": self.variant, "players": self.players,
+        return {"title": title, "game": self.game, "variant": self.variant,
+                "players": player_labels(self.players),
                 "rules": core.get_rules(self.game).describe(self.variant),
                 "frames": self.frames, "result": self.result, "finished": self.finished}
 
@@ -215,8 +251,12 @@ def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
               .only("match_id", "seat", "name", "user__username", "rank", "score")):
         seats.setdefault(p.match_id, []).append(p)
     changes = {c.match_id: c for c in RatingChange.objects.filter(match_id__in=ids, user=person)}
+    for match_seats in seats.values():
+        match_seats.sort(key=lambda p: p.seat)
+        for p, label in zip(match_seats, player_labels([p.name for p in match_seats])):
+            p.label = label
     for r in rows:
-        r.others = [p for p in sorted(seats.get(r.match_id, []), key=lambda p: p.seat) if p.seat != r.seat]
+        r.others = [p for p in seats.get(r.match_id, []) if p.seat != r.seat]
         r.change = changes.get(r.match_id)
     return rows
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.engine import records
+from games.labels import player_labels
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES, Deal, Match
 
@@ -116,12 +117,16 @@ def match(request, match_id):
     game = m.table.game
     names = {p["seat"] if isinstance(p, dict) else p.seat: p["name"] if isinstance(p, dict) else p.name
              for p in players}
+    names = dict(zip(sorted(names), player_labels([names[s] for s in sorted(names)])))
     # One score column per team, named after its seats ("A & C" for a partnership).
     columns = [" & ".join(names.get(s, "") for s in team)
                for team in get_rules(game).teams(m.table.variant)]
     for p in players:
-        if not isinstance(p, dict):
+        if isinstance(p, dict):
+            p["label"] = names[p["seat"]]
+        else:
             p.change = changes.get(p.user_id)
+            p.label = names[p.seat]
     table = services.score_table(m, deals)
     for row in table["rows"]:
         row["public"] = services.deal_is_public(m, row["deal"])
@@ -215,7 +220,7 @@ def upload(request):
                     else:
                         entry.update(ok=rep.matches, finished=rep.finished, result=json.dumps(rep.result),
                                      stated=json.dumps(rep.stated), game=GAME_LABELS[rep.game],
-                                     variant=rep.variant, players=", ".join(rep.players))
+                                     variant=rep.variant, players=", ".join(player_labels(rep.players)))
                         if not rep.matches:
                             entry["error"] = _("the stated result differs from the engine's")
                         if len(deals) < MAX_REPLAYS:

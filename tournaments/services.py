@@ -27,6 +27,7 @@ from games import services as game_services
 from games.broadcast import send_on_commit
 from games.messages import tournament_group
 from games.engine import core
+from games.labels import player_labels
 from games.models import Match, Table
 
 from . import pairing, scheduling, standings
@@ -418,7 +419,8 @@ def state(t: Tournament) -> dict:
             "number": rnd.number, "status": rnd.status,
             "games": [{
                 "board": g.board, "table": g.table_id, "bye": g.bye,
-                "players": [names.get(p) if p is not None else f"bot:{t.bot_level}" for p in g.players],
+                "players": player_labels([names.get(p) if p is not None else f"bot:{t.bot_level}"
+                                          for p in g.players]),
                 "points": (g.result or {}).get("points"),
                 "status": "finished" if g.result is not None else table_status.get(g.table_id, "playing"),
             } for g in rnd.games.all()],

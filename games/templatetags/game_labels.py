@@ -16,3 +16,11 @@ def game_label(game):
 def variant_label(variant):
     """``{{ table.variant|variant_label }}``: "jack_of_diamonds" → "Jack of diamonds"."""
     return labels.variant_label(variant)
+
+
+@register.filter
+def user_label(user):
+    """A user as pages name him: a bot as "Bot (strong)", anyone else by username."""
+    if getattr(user, "is_bot", False):
+        return labels.bot_label(user.bot_level)
+    return getattr(user, "username", "")

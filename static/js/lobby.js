@@ -82,12 +82,15 @@
       var seats = el("td");
       var list = el("div", "seat-list");
       var open = 0;
+      // One bot user per level: "Bot (strong)", numbered by seat where two seats have that level.
+      var botLevel = function (s) { return s.is_bot && s.name && s.name.indexOf("bot:") === 0 ? (s.bot_level || s.name.slice(4)) : null; };
+      var levels = (tb.seats || []).map(botLevel);
       (tb.seats || []).forEach(function (s) {
-        var chip;
+        var chip, level = botLevel(s);
+        var same = levels.filter(function (l) { return l === level; }).length;
         if (!s.name) { open++; chip = el("span", "seat-chip open", t("open_seat")); }
-        else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""),
-          s.is_bot && s.name.indexOf("bot:") === 0 ?     // one bot user per level: name it per seat
-            t("bot_seat", { n: s.seat + 1, level: t("level_" + (s.bot_level || s.name.slice(4))) }) : s.name);
+        else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""), !level ? s.name :
+          t(same > 1 ? "bot_seat" : "bot_name", { n: s.seat + 1, level: t("level_" + level) }));
         chip.title = chip.textContent;   // a long name is cut with an ellipsis: the whole of it on hover
         list.appendChild(chip);
       });
