@@ -46,6 +46,16 @@ class TaskQueue:
         return len(items)
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request through the test client leaves its language active in the thread (LocaleMiddleware
+    activates it and nothing deactivates it): each test starts from the site's default."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def task_queue(monkeypatch):
     from games import scheduling

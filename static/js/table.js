@@ -5,7 +5,7 @@
 (function () {
   "use strict";
 
-  var C = window.Cards, el = C.el;
+  var C = window.Cards, el = C.el, FX = window.TableFx;
 
   function readJSON(id) {
     var node = document.getElementById(id);
@@ -114,6 +114,7 @@
   function act(action) {
     if (S.busy) return;
     if (send({ type: "action", version: S.version, action: action })) {
+      trickStage().hurry();   // the held trick makes way for the player's move
       S.busy = true;
       S.busyTimer = setTimeout(function () { clearBusy(); render(); }, 6000);
       S.marriageFor = null;
@@ -139,20 +140,28 @@
     switch (msg.type) {
       case "snapshot":
         S.gotSnapshot = true;
+        S.live = false;     // a whole new picture: shown as it is, nothing travels
         accept(msg);
         S.chat = msg.chat || [];
+        S.ratings = msg.ratings || null;
         if (msg.invite) S.invite = msg.invite;
         autoSit();
         renderChat();
+        followRematch();
         break;
       case "update":
         if (S.version !== null && typeof msg.version === "number" && msg.version < S.version) return;
+        S.live = true;      // what changed may be shown happening (table_fx.js)
         accept(msg);
+        (msg.events || [msg.event]).forEach(bubbleFor);
         onEvent(msg.event);
         break;
       case "chat":
         if (msg.message) { S.chat.push(msg.message); appendChat(msg.message); }
         return;
+      case "ratings":
+        S.ratings = msg.changes || null;
+        break;
       case "error":
         // A stale action (someone moved first) is followed by a snapshot that shows what changed.
         clearBusy();
@@ -177,6 +186,7 @@
     clearBusy();
     var newDeal = S.view ? S.view.deal_number : null;
     if (newDeal !== oldDeal) { S.selected = []; S.marriageFor = null; }
+    if (!S.view || !S.view.claim) S.confirmClaim = null;
     // keep only selected cards still in hand
     var hand = (S.view && S.view.hand) || [];
     S.selected = S.selected.filter(function (c) { return hand.indexOf(c) >= 0; });
@@ -193,9 +203,12 @@
   function onEvent(ev) {
     if (!ev) return;
     if (ev.kind === "deal_end" && ev.result) {
+      FX.sound.play("deal_end");
       showOverlay("deal", ev.result, S.view ? S.view.deal_number : null);
     } else if (ev.kind === "match_end") {
       showOverlay("match", ev.result || null, "match");
+    } else if (ev.kind === "rematch") {
+      onRematch(ev);
     }
   }
 
@@ -228,19 +241,28 @@
     if (n === 2) return rel === 0 ? "bottom" : "top";
     return ["bottom", "left", "top", "right"][rel];
   }
-  /* A bot seat's wire name is "bot:<level>" (one bot user per level): shown per seat, translated,
-   * so four bots read "Bot 2 (random)", "Bot 3 (random)"... A seat a bot took over keeps its
-   * player's name (and gets a bot badge). */
+  /* A bot seat's wire name is "bot:<level>" (one bot user per level): shown translated as
+   * "Bot (strong)", with its seat number where another seat has a bot of the same level ("Bot 2
+   * (random)", "Bot 3 (random)"), as every page says it (games/labels.py). A seat a bot took over
+   * keeps its player's name (and gets a bot badge). */
   function isBotName(name) { return typeof name === "string" && name.indexOf("bot:") === 0; }
+  function botLevelAt(seat) {
+    var info = S.table && S.table.seats && S.table.seats[seat];
+    if (info && info.name) return info.is_bot && isBotName(info.name) ? (info.bot_level || info.name.slice(4)) : null;
+    var pl = S.view && S.view.players && S.view.players[seat];
+    return isBotName(pl) ? pl.slice(4) : null;
+  }
   function botSeatName(seat, level) {
-    return t("bot_seat", { n: seat + 1, level: t("level_" + (level || "random")) });
+    var same = 0;
+    for (var s = 0; s < nSeats(); s++) if (botLevelAt(s) === level) same++;
+    var label = t("level_" + (level || "random"));
+    return same > 1 ? t("bot_seat", { n: seat + 1, level: label }) : t("bot_name", { level: label });
   }
   function seatName(seat) {
     var info = S.table && S.table.seats && S.table.seats[seat];
-    if (info && info.name && info.is_bot && isBotName(info.name)) return botSeatName(seat, info.bot_level || info.name.slice(4));
+    var level = botLevelAt(seat);
+    if (level) return botSeatName(seat, level);
     if (info && info.name) return info.name;
-    var pl = S.view && S.view.players && S.view.players[seat];
-    if (isBotName(pl)) return botSeatName(seat, pl.slice(4));
     if (S.view && S.view.players && S.view.players[seat]) return S.view.players[seat];
     return t("seat_n", { n: seat + 1 });
   }
@@ -305,7 +327,39 @@
     renderLastTrick();
     maybeOverlay();
     renderOverlay();
+    signalTurn();
     setConn(S.conn);
+  }
+
+  /* Our turn: a chime when it begins (not on a reload) and the tab's title and icon say so. */
+  function myTurnNow() {
+    var me = mySeat(), tb = S.table;
+    return me !== null && !!S.view && !!tb && tb.status === "playing" && toAct().indexOf(me) >= 0 && legal().length > 0;
+  }
+  function signalTurn() {
+    var mine = myTurnNow();
+    if (mine && S.wasMyTurn === false && S.live) FX.sound.play("turn");
+    S.wasMyTurn = mine;
+    var title = $(".table-title strong");
+    FX.turnSignal(mine, t("your_turn") + " \u2014 " + (title ? title.textContent.trim() + " " : "") + "#" + tableId);
+  }
+
+  /* The table's settings: the sound switch and the four-colour deck, both remembered. */
+  function bindSettings() {
+    var sound = document.getElementById("sound-on"), four = document.getElementById("four-colour");
+    if (sound) {
+      sound.checked = FX.sound.enabled();
+      sound.addEventListener("change", function () { FX.sound.setEnabled(sound.checked); });
+    }
+    var applyFour = function (on) { app.classList.toggle("four-colour", on); };
+    applyFour(FX.prefs.get("four_colour", "off") === "on");
+    if (four) {
+      four.checked = app.classList.contains("four-colour");
+      four.addEventListener("change", function () {
+        FX.prefs.set("four_colour", four.checked ? "on" : "off");
+        applyFour(four.checked);
+      });
+    }
   }
 
   function renderHeader() {
@@ -363,7 +417,7 @@
 
       var line = el("div", "seat-line");
       var ms = clockMs(seat);
-      if (ms !== null && tb && tb.status !== "waiting") {
+      if (ms !== null && tb && tb.status !== "waiting" && !(info && info.is_bot)) {   // a bot has no clock
         var clock = el("span", "clock" + (ms < 15000 && acting.indexOf(seat) >= 0 ? " low" : ""), fmtClock(ms));
         clock.setAttribute("data-clock-seat", seat);
         line.appendChild(clock);
@@ -401,27 +455,53 @@
     }
   }
 
+  /* The middle of the table: the trick lives on a stage that keeps its cards between renders
+   * (table_fx.js: cards travel in from their seats, a finished trick stays readable, then sweeps
+   * to its winner); the talon and notes around it are redrawn each time. */
   function renderCenter() {
-    var area = clear($("#trick-area"));
+    var area = $("#trick-area"), stage = trickStage();
+    Array.prototype.slice.call(area.children).forEach(function (c) { if (c !== stage.node) area.removeChild(c); });
+    if (stage.node.parentNode !== area) area.appendChild(stage.node);
     var v = S.view;
     if (!v) {
+      stage.reset();
       area.appendChild(el("div", "center-note", S.table && S.table.status === "waiting" ? t("waiting_players") : ""));
       return;
     }
-    var trick = v.trick || [];
-    var shown = trick, previous = false;
-    if (!trick.length && v.last_trick && v.last_trick.cards && v.phase !== "pass" && v.phase !== "bid" && v.phase !== "blind_nil") {
-      shown = v.last_trick.cards;
-      previous = true;
+    var showsLast = v.phase !== "pass" && v.phase !== "bid" && v.phase !== "blind_nil";
+    if (v.phase === "pass" && v.pass_direction) {     // Hearts: which way the three cards go
+      var big = el("div", "pass-center pass-" + v.pass_direction, PASS_ARROW[v.pass_direction] || "");
+      big.setAttribute("aria-hidden", "true");
+      area.appendChild(big);
     }
-    shown.forEach(function (p) {
-      var slot = el("div", "trick-slot pos-" + position(p.seat) + (previous ? " previous" : ""));
-      var card = C.face(p.card);
-      if (previous && v.last_trick.winner === p.seat) card.classList.add("winner");
-      slot.appendChild(card);
-      area.appendChild(slot);
-    });
+    stage.update({ trick: v.trick || [], last_trick: showsLast ? v.last_trick : null }, !!S.live, FX.motionAllowed(),
+                 myTurnNow());
     if (v.stock_size !== undefined) renderTalon(area, v);     // a game with a talon (sixty-six)
+  }
+
+  var stageInstance = null;
+  function trickStage() {
+    if (stageInstance) return stageInstance;
+    stageInstance = new FX.TrickStage({
+      slotClass: function (seat) { return "pos-" + position(seat); },
+      face: function (card) { return C.face(card); },
+      origin: cardOrigin,
+      winnerRect: seatRect,
+      onCard: function () { FX.sound.play("card"); },
+      onIdle: function () { render(); }     // the result box waits for the last trick's sweep
+    });
+    return stageInstance;
+  }
+
+  /* Where a played card comes from: the card itself in our hand, else its player's seat box. */
+  function cardOrigin(seat, card) {
+    var inHand = seat === mySeat() && $('#hand [data-card="' + card + '"]');
+    if (inHand) return inHand.getBoundingClientRect();
+    return seatRect(seat);
+  }
+  function seatRect(seat) {
+    var box = $('.seat-box[data-seat="' + seat + '"]');
+    return box && !box.hidden ? box.getBoundingClientRect() : null;
   }
 
   function renderTalon(area, v) {
@@ -440,7 +520,7 @@
     var suit = v.trump_suit;
     var lbl = el("div", "talon-label");
     if (suit) {
-      var sym = el("span", "trump-suit " + (suit === "H" || suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[suit]);
+      var sym = el("span", "trump-suit suit-" + suit + " " + (suit === "H" || suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[suit]);
       lbl.appendChild(document.createTextNode(t("trump") + " "));
       lbl.appendChild(sym);
     }
@@ -468,6 +548,17 @@
       var full = tb.seats && tb.seats.every(function (s) { return !!s.name; });
       if (me !== null && full && isOwner()) {
         actions.appendChild(button(t("start"), function () { send({ type: "start" }); }, "primary", { "data-action": "start" }));
+      }
+      // A visitor may take an open seat as a guest: the header's guest form brings him back here
+      // (with ?sit=1 from the lobby's Join, he sits at once).
+      var guestForm = document.querySelector("form[data-guest-form]");
+      if (!boot.user && !full && guestForm) {
+        text.textContent = t("waiting_players") + " \u00b7 " + t("sit_as_guest_hint");
+        actions.appendChild(button(t("sit_as_guest"), function () {
+          var next = guestForm.querySelector("input[name=next]");
+          if (next) next.value = location.pathname + "?sit=1" + (invite ? "&invite=" + encodeURIComponent(invite) : "");
+          guestForm.submit();
+        }, "primary", { "data-action": "sit-as-guest" }));
       }
       return;
     }
@@ -501,6 +592,13 @@
     text.textContent = t("your_turn_play");
   }
 
+  var PASS_ARROW = { left: "\u2190", right: "\u2192", across: "\u2191", none: "\u2022" };
+  function passArrow(dir) {
+    var node = el("span", "pass-arrow pass-" + dir, PASS_ARROW[dir] || "");
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
   function promptPass(text, actions, v, mine, others) {
     var dir = v.pass_direction;
     if (mine) {
@@ -516,6 +614,7 @@
     } else {
       text.textContent = t("pass_" + dir) + (others.length ? " \u00b7 " + t("waiting_for", { names: others.join(", ") }) : "");
     }
+    text.insertBefore(passArrow(dir), text.firstChild);
   }
 
   function promptBid(text, actions, v, extra) {
@@ -549,9 +648,11 @@
       t("your_lead") : t("your_turn_play");
     extra.forEach(function (a) {
       var key = a.type; // exchange | close | declare
-      actions.appendChild(button(t("act_" + key), function () { act(a); },
-        key === "declare" ? "primary" : "", { "data-action": key }));
+      var declare = key === "declare";
+      actions.appendChild(button(t("act_" + key), function () { declare ? claim(a) : act(a); },
+        declare && !claimShort(a) ? "primary" : "", { "data-action": key }));
     });
+    if (S.confirmClaim) return confirmClaimBox(actions);
     if (S.marriageFor) {
       var card = S.marriageFor, opts = legalPlays()[card] || [];
       var pts = marriagePoints(card, v);
@@ -559,12 +660,75 @@
       var bar = el("div", "marriage-choice");
       opts.forEach(function (a) {
         var label = a.declare ? t("marriage_declare", { points: pts }) : a.marriage ? t("marriage_announce", { points: pts }) : t("play_plain");
-        bar.appendChild(button(label, function () { act(a); }, a.marriage ? "primary" : "",
+        bar.appendChild(button(label, function () { a.declare ? claim(a) : act(a); },
+          a.marriage && !(a.declare && claimShort(a)) ? "primary" : "",
           { "data-action": a.declare ? "marriage-declare" : a.marriage ? "marriage" : "play-plain" }));
       });
       bar.appendChild(button(t("cancel"), function () { S.marriageFor = null; render(); }, "subtle", { "data-action": "cancel" }));
       actions.appendChild(bar);
     }
+  }
+
+  /* Declaring 66 ends the deal at once: the engine says what the player has now (view.claim,
+   * with each marriage he may announce in the same step) and what a false claim gives the
+   * opponent, so a claim short of 66 asks first and says what it costs. */
+  function claimPoints(action) {
+    var c = S.view && S.view.claim;
+    if (!c) return null;
+    var withMarriage = action.card && action.declare ? c.with_marriage[C.suitOf(action.card)] : undefined;
+    return withMarriage === undefined ? c.points : withMarriage;
+  }
+  function claimShort(action) {
+    var c = S.view && S.view.claim, pts = claimPoints(action);
+    return !!c && pts !== null && pts < c.target;
+  }
+  function claim(action) {
+    if (!claimShort(action)) { act(action); return; }
+    S.confirmClaim = action;
+    render();
+  }
+  function confirmClaimBox(actions) {
+    var a = S.confirmClaim, c = S.view.claim;
+    var box = el("div", "claim-confirm");
+    box.setAttribute("role", "alertdialog");
+    var text = el("p", "", t("claim_confirm", { points: claimPoints(a), target: c.target, n: c.false_gives }));
+    text.id = "claim-confirm-text";
+    box.setAttribute("aria-describedby", text.id);
+    box.appendChild(text);
+    box.appendChild(button(t("claim_anyway"), function () { S.confirmClaim = null; act(a); }, "danger",
+      { "data-action": "confirm-declare" }));
+    var cancel = button(t("cancel"), function () { S.confirmClaim = null; render(); }, "subtle",
+      { "data-action": "cancel-declare" });
+    box.appendChild(cancel);
+    actions.appendChild(box);
+    setTimeout(function () { if (cancel.isConnected) cancel.focus(); }, 0);   // the safe answer first
+  }
+
+  /* ---------------------------------------------------------------- speech bubbles */
+  /* What a player announces appears by his seat for a moment: a marriage (its points as the
+   * engine counted them, view.marriages), a claim of 66, a close. */
+  function bubbleFor(ev) {
+    if (!ev || ev.kind !== "action" || !ev.action || !S.live || !S.view || !S.view.marriages) return;
+    var a = ev.action, parts = [];
+    if (a.marriage && a.card) {
+      var suit = C.suitOf(a.card), found = S.view.marriages.filter(function (m) {
+        return m.seat === ev.seat && m.suit === suit;
+      }).pop();
+      parts.push(t("bubble_marriage", { points: found ? found.points : marriagePoints(a.card, S.view),
+                                         suit: C.SUIT_SYMBOL[suit] }));
+    }
+    if (a.type === "declare" || a.declare) parts.push(t("bubble_declare"));
+    if (a.type === "close") parts.push(t("bubble_close"));
+    if (a.type === "exchange") parts.push(t("bubble_exchange"));
+    if (parts.length) showBubble(ev.seat, parts.join(" \u00b7 "));
+  }
+  function showBubble(seat, text) {
+    var layer = $("#bubbles");
+    if (!layer) return;
+    var node = el("div", "bubble pos-" + position(seat), text);
+    node.setAttribute("data-seat", seat);
+    layer.appendChild(node);
+    setTimeout(function () { if (node.parentNode) node.parentNode.removeChild(node); }, 3500);
   }
 
   function isOwner() {
@@ -576,40 +740,136 @@
     return true;
   }
 
+  /* The hand is kept, not redrawn: a card keeps its node, and so the keyboard focus, from one
+   * update to the next; a played card leaves, new ones travel in (a new deal from the middle of
+   * the table, a card drawn from the stock). Every card can take the focus (arrow keys); the
+   * playable ones are also Tab stops; each says whether it may be played now. */
   function renderHand() {
-    var wrap = clear($("#hand"));
+    var wrap = $("#hand");
     var v = S.view, me = mySeat();
     if (!v || me === null) {
-      wrap.classList.add("empty");
+      clear(wrap).classList.add("empty");
+      S.handDeal = null;
       if (v && me === null) wrap.appendChild(el("div", "hand-note", t("spectating")));
       return;
     }
     wrap.classList.remove("empty");
-    var g = game();
     var hand = v.hand || [];
     if (!hand.length && v.phase === "blind_nil" && (v.hand_sizes || [])[me]) {
+      clear(wrap);
       for (var i = 0; i < v.hand_sizes[me]; i++) wrap.appendChild(C.back("hidden-hand"));
       wrap.appendChild(el("div", "hand-note", t("hand_hidden")));
       return;
     }
-    var plays = legalPlays();
-    var passing = v.phase === "pass" && legal().some(function (a) { return a.type === "pass"; });
-    var received = v.received || [];
-    var choosing = passing || Object.keys(plays).length > 0;   // dim only what may not be played now
+    var newDeal = S.handDeal !== v.deal_number;
+    S.handDeal = v.deal_number;
+    var codes = C.sortHand(hand, game());
+    var arrivals = placeHandCards(wrap, codes, newDeal);
     wrap.classList.toggle("crowded", hand.length > 8);
-    C.sortHand(hand, g).forEach(function (code) {
-      var card = C.face(code, "button");
-      card.classList.add("in-hand");
+    wrap.style.setProperty("--n", Math.max(codes.length, 1));
+    updateHandCards(wrap, v);
+    if (S.live && arrivals.length) animateArrivals(arrivals, newDeal);
+  }
+
+  /* Put the hand's nodes in ``codes`` order, reusing those still in hand; returns the new ones. */
+  function placeHandCards(wrap, codes, newDeal) {
+    var existing = {}, arrivals = [];
+    Array.prototype.slice.call(wrap.children).forEach(function (node, index) {
+      var code = node.getAttribute("data-card");
+      if (code && !newDeal && node.classList.contains("in-hand")) existing[code] = { node: node, index: index };
+      else wrap.removeChild(node);
+    });
+    var focused = document.activeElement, lostFocusAt = null;
+    codes.forEach(function (code, i) {
+      var node = existing[code] ? existing[code].node : null;
+      delete existing[code];
+      if (!node) { node = handCard(code); arrivals.push(node); }
+      if (wrap.children[i] !== node) wrap.insertBefore(node, wrap.children[i] || null);
+    });
+    Object.keys(existing).forEach(function (code) {
+      var gone = existing[code];
+      if (gone.node === focused) lostFocusAt = gone.index;
+      wrap.removeChild(gone.node);
+    });
+    // A card played from the keyboard: the focus stays in the hand, on its neighbour.
+    if (lostFocusAt !== null && wrap.children.length) {
+      wrap.children[Math.min(lostFocusAt, wrap.children.length - 1)].focus({ preventScroll: true });
+    }
+    return arrivals;
+  }
+
+  function handCard(code) {
+    var card = C.face(code, "button");
+    card.classList.add("in-hand");
+    card.addEventListener("click", function () { onCard(code, legalPlays()[code], passingNow()); });
+    return card;
+  }
+
+  function passingNow() {
+    return !!S.view && S.view.phase === "pass" && legal().some(function (a) { return a.type === "pass"; });
+  }
+
+  /* Each card's look, Tab stop and spoken name for the state now. */
+  function updateHandCards(wrap, v) {
+    var plays = legalPlays(), passing = passingNow(), received = v.received || [];
+    var choosing = passing || Object.keys(plays).length > 0;   // dim only what may not be played now
+    var cards = wrap.querySelectorAll("button.card.in-hand"), anyStop = false;
+    Array.prototype.forEach.call(cards, function (card) {
+      var code = card.getAttribute("data-card");
       var playable = !!plays[code] || passing;
-      card.classList.add(playable ? "legal" : choosing ? "illegal" : "idle");
-      if (S.selected.indexOf(code) >= 0) card.classList.add("selected");
-      if (received.indexOf(code) >= 0) card.classList.add("received");
-      if (S.marriageFor === code) card.classList.add("selected");
-      card.disabled = !playable;
-      card.addEventListener("click", function () { onCard(code, plays[code], passing); });
-      wrap.appendChild(card);
+      var selected = S.selected.indexOf(code) >= 0 || S.marriageFor === code;
+      card.classList.toggle("legal", playable);
+      card.classList.toggle("illegal", !playable && choosing);
+      card.classList.toggle("idle", !playable && !choosing);
+      card.classList.toggle("selected", selected);
+      card.classList.toggle("received", received.indexOf(code) >= 0);
+      card.disabled = false;                         // focusable all the same: it says why not
+      card.setAttribute("aria-disabled", playable ? "false" : "true");
+      card.tabIndex = playable ? 0 : -1;
+      anyStop = anyStop || playable;
+      var state = selected ? "card_selected" : playable ? "card_playable" : choosing ? "card_not_playable" : null;
+      var name = cardName(code);
+      // What the card shows comes first, so the spoken name contains the visible one (WCAG 2.5.3).
+      var shown = C.rankLabel(code) + C.SUIT_SYMBOL[C.suitOf(code)];
+      card.setAttribute("aria-label", shown + ", " + (state ? t(state, { card: name }) : name));
+      if (passing) card.setAttribute("aria-pressed", selected ? "true" : "false");
+      else card.removeAttribute("aria-pressed");
+    });
+    if (!anyStop && cards.length) cards[0].tabIndex = 0;   // the hand stays reachable by Tab
+  }
+
+  /* "Queen of hearts": the suit's own phrase, so each language may word it its own way. */
+  function cardName(code) {
+    var r = code.charAt(0);
+    var rank = "AKQJ".indexOf(r) >= 0 ? t("rank_" + r) : C.rankLabel(code);
+    return t("card_of_" + C.suitOf(code), { rank: rank });
+  }
+
+  /* A new deal flies in one card after another from the stock (Sixty-six) or the dealer; a single
+   * new card (drawn from the stock, received in a pass) comes from the stock or the middle. */
+  function animateArrivals(nodes, dealt) {
+    if (!FX.motionAllowed()) return;
+    var v = S.view, stock = $(".talon .stock");
+    var dealer = dealt && v && typeof v.dealer === "number" && v.dealer !== mySeat() && $('.seat-box[data-seat="' + v.dealer + '"]');
+    var from = (stock || dealer || $("#felt")).getBoundingClientRect();
+    var source = { left: from.left + from.width / 2 - 1, top: from.top + from.height / 2 - 1, width: 2, height: 2 };
+    nodes.forEach(function (node, i) {
+      FX.flyIn(node, source, { delay: dealt ? i * 55 : 0, duration: dealt ? 340 : 300, rotate: dealt ? -12 : 0,
+                               scale: 0.6, fade: true });
     });
   }
+
+  /* Arrow keys move along the hand (Home/End: its ends); Enter or Space plays, as on any button. */
+  function onHandKey(e) {
+    var cards = Array.prototype.slice.call($("#hand").querySelectorAll("button.card.in-hand"));
+    var i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    var next = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: cards.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
+  }
+  $("#hand").addEventListener("keydown", onHandKey);
 
   function onCard(code, actions, passing) {
     if (S.busy) return;
@@ -658,8 +918,16 @@
         box.appendChild(el("div", "mine-line team-line",
           t("team_line", { team: teamName(team), tricks: tricks,
                            contract: c === null || c === undefined ? "\u2013" : c,
-                           bags: (v.bags_before || [])[team] || 0 })));
+                           bags: (currentBags() || [])[team] || 0 })));
       });
+    }
+    // Hearts: the cards the pass brought, named with who passed them, until the first trick ends.
+    if ((v.received || []).length && v.received_from !== null && v.received_from !== undefined &&
+        !(v.last_trick && v.last_trick.cards)) {
+      var got = el("div", "received-line");
+      got.appendChild(el("span", "mine-label", t("received_from", { name: seatName(v.received_from) })));
+      C.sortHand(v.received, g).forEach(function (c) { got.appendChild(C.face(c, "div")); });
+      box.appendChild(got);
     }
     var flags = [];
     if (v.hearts_broken) flags.push(t("hearts_broken"));
@@ -710,9 +978,17 @@
     box.appendChild(table);
     var goal = rules() && rules().target;
     if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
-    if (v && v.bags_before) {
-      box.appendChild(el("div", "score-goal", t("bags_line", { a: v.bags_before[0], b: v.bags_before[1] })));
+    var bags = currentBags();
+    if (bags) {
+      box.appendChild(el("div", "score-goal", t("bags_line", { a: bags[0], b: bags[1] })));
     }
+  }
+
+  /* Spades bags as they stand: the match's, which count the last finished deal (defect 7: the
+   * deal's own bags_before lagged one deal behind its result); else the deal's start. */
+  function currentBags() {
+    var tb = S.table, v = S.view;
+    return (tb && tb.match && tb.match.bags) || (v && v.bags_before) || null;
   }
 
   function renderLastTrick() {
@@ -748,26 +1024,57 @@
       return;
     }
     if (S.overlay && S.overlay.kind === "match" && kind === "deal") return;
-    S.overlay = { kind: kind, result: result, key: key };
-    if (kind === "deal") {
-      setTimeout(function () {
-        if (S.overlay && S.overlay.key === key && S.overlay.kind === "deal" &&
-            S.view && !S.view.over && S.view.deal_number !== key) {
-          S.overlayDismissed[key] = true; S.overlay = null; render();
-        }
-      }, 8000);
-    }
+    var v = S.view, explained = v && v.over ? v : null;
+    S.overlay = { kind: kind, result: result, key: key,
+                  outcome: explained && explained.outcome, breakdown: explained && explained.breakdown };
   }
+
+  /* Defect 3: the deal's result must never hide the next deal. It covers the felt only between
+   * deals, when there is nothing on it to see; once the next deal is on it moves beside the
+   * table (#result-dock) and closes by itself after DOCK_MS, or at once on Close or Escape. It
+   * waits for the last trick to be seen and swept (the trick stage) before it shows. */
+  var DOCK_MS = 9000;
+  function overlayDocked(o) {
+    var v = S.view;
+    return o.kind === "deal" && !!v && !v.over && v.deal_number !== o.key;
+  }
+
+  function dismissOverlay() {
+    if (!S.overlay) return;
+    S.overlayDismissed[S.overlay.key] = true;
+    S.overlay = null;
+    render();
+  }
+
+  function startDockTimer(o) {
+    if (o.dockTimer) return;
+    o.dockTimer = setTimeout(function () { if (S.overlay === o) dismissOverlay(); }, DOCK_MS);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && S.overlay) dismissOverlay();
+  });
 
   /* How the overlay labels a deal's points, by the result key they are under. */
   var DEAL_POINTS_LABEL = { points: "points", game_points: "game_points", team_points: "deal_points" };
 
   function renderOverlay() {
-    var box = $("#result-overlay");
-    if (!S.overlay) { box.hidden = true; clear(box); return; }
+    var over = $("#result-overlay"), dock = $("#result-dock");
+    var o = S.overlay;
+    var docked = !!o && overlayDocked(o);
+    var box = docked ? dock : over, other = docked ? over : dock;
+    if (other) { other.hidden = true; clear(other); }
+    // The first time it waits for the deal's last trick to be swept; once shown it stays.
+    if (!o || (!o.shown && !trickStage().idle()) || !box) {
+      over.hidden = true; clear(over);
+      if (dock) { dock.hidden = true; clear(dock); }
+      return;
+    }
+    o.shown = true;
+    if (docked) startDockTimer(o);
     box.hidden = false;
     clear(box);
-    var o = S.overlay, tb = S.table;
+    var tb = S.table;
     var panel = el("div", "result-panel");
     panel.setAttribute("data-kind", o.kind);
     panel.appendChild(el("h2", "", o.kind === "match" ? t("match_over") : t("deal_over")));
@@ -779,7 +1086,7 @@
     if (res) {
       var table = el("table", "score-table result-table");
       var hr = el("tr");
-      hr.appendChild(el("th", ""));
+      hr.appendChild(el("td", ""));
       cols.forEach(function (c) { hr.appendChild(el("th", "", c)); });
       table.appendChild(hr);
       // The result's rows, each per score column: tricks (per seat, summed per team), card
@@ -799,7 +1106,9 @@
         table.appendChild(tr);
       });
       panel.appendChild(table);
-      if (res.ended_by) panel.appendChild(el("p", "result-note", t("ended_" + res.ended_by)));
+      if (o.outcome) panel.appendChild(outcomeNote(o.outcome));
+      else if (res.ended_by) panel.appendChild(el("p", "result-note", t("ended_" + res.ended_by)));
+      if (o.breakdown) panel.appendChild(breakdownTable(o.breakdown, cols));
       if (res.moon !== null && res.moon !== undefined) {
         panel.appendChild(el("p", "result-note", t("moon_shot", { name: seatName(res.moon) })));
       }
@@ -809,18 +1118,157 @@
       var names = winners.map(seatName);
       var wtext = winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
       panel.appendChild(el("p", "result-winner", wtext));
+      renderMatchEnd(panel);
       var link = el("a", "btn primary", t("back_to_lobby"));
       link.href = lobbyUrl;
       panel.appendChild(link);
-    } else {
+    } else if (!docked) {
       var note = el("p", "result-note muted", t("next_deal_soon"));
       note.setAttribute("data-next-deal", "1");
       panel.appendChild(note);
     }
-    panel.appendChild(button(t("close"), function () {
-      S.overlayDismissed[o.key] = true; S.overlay = null; render();
-    }, "subtle", { "data-action": "close-result" }));
+    panel.setAttribute("data-docked", docked ? "1" : "0");
+    panel.appendChild(button(t("close"), dismissOverlay, "subtle", { "data-action": "close-result" }));
     box.appendChild(panel);
+  }
+
+  /* Sixty-six: who ended the deal and how, and what decided the game points (view.outcome). */
+  function outcomeNote(out) {
+    var box = el("div", "result-note outcome");
+    box.setAttribute("data-outcome", out.ended_by + ":" + out.why);
+    var by = out.by === null ? null : seatName(out.by), pts = out.by === null ? null : out.points[out.by];
+    var how;
+    if (out.ended_by === "declare") how = t(out.claim ? "outcome_claim_true" : "outcome_claim_false", { name: by, points: pts });
+    else if (out.ended_by === "close") how = t(out.why === "failed_close" ? "outcome_close_failed" : "outcome_close_made", { name: by, points: pts });
+    else how = t("outcome_played_out");
+    box.appendChild(el("p", "outcome-how", how));
+    if (out.winner !== null) {
+      var loser = 1 - out.winner;
+      box.appendChild(el("p", "outcome-why", t("outcome_scores", { name: seatName(out.winner), n: out.game_points }) + " " +
+        t("why_" + out.why, { name: seatName(loser), points: out.points[loser] })));
+    } else {
+      box.appendChild(el("p", "outcome-why", t("why_tie")));
+    }
+    return box;
+  }
+
+  /* Spades: each team's deal score part by part (view.breakdown, from the engine's scoring). */
+  function breakdownTable(teams, cols) {
+    var table = el("table", "score-table breakdown");
+    table.setAttribute("data-breakdown", "1");
+    var cap = el("caption", "", t("score_breakdown"));
+    table.appendChild(cap);
+    var hr = el("tr");
+    hr.appendChild(el("td", ""));
+    cols.forEach(function (c) { hr.appendChild(el("th", "", c)); });
+    table.appendChild(hr);
+    var signed = function (n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0"; };
+    var rows = [
+      [t("bd_contract"), function (p) { return t(p.made ? "bd_made" : "bd_set", { bid: p.contract, took: p.taken }); }],
+      [t("bd_contract_points"), function (p) { return signed(p.contract_points); }],
+      [t("bd_overtricks"), function (p) { return p.overtricks ? signed(p.overtricks) : ""; }],
+      [t("bd_nil"), function (p) {
+        return p.nil.map(function (n) {
+          return t(n.blind ? "bd_blind_nil_of" : "bd_nil_of", { name: seatName(n.seat), points: signed(n.points) });
+        }).join(", ");
+      }],
+      [t("bd_nil_bags"), function (p) { return p.nil_bags ? signed(p.nil_bags) : ""; }],
+      [t("bd_bag_penalty"), function (p) { return p.bag_penalty ? signed(p.bag_penalty) : ""; }],
+      [t("bd_total"), function (p) { return signed(p.points); }],
+      [t("bd_bags"), function (p) { return p.bags_before + " \u2192 " + p.bags_after; }]
+    ];
+    rows.forEach(function (r) {
+      var cells = teams.map(r[1]);
+      if (cells.every(function (c) { return !c; })) return;
+      var tr = el("tr");
+      tr.appendChild(el("th", "", r[0]));
+      cells.forEach(function (c) { tr.appendChild(el("td", "", c)); });
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  /* ---------------------------------------------------------------- match end: ratings, rematch */
+  /* The match-end box shows each player's rating change once the server has computed it (a
+   * "ratings" message) and the rematch: offered by a player, answered by the others (bots accept
+   * at once), shown live to everyone; when all have accepted, everyone moves to the new table. */
+  function renderMatchEnd(panel) {
+    if (S.table.rated) panel.appendChild(ratingsBox());
+    var box = rematchBox();
+    if (box) panel.appendChild(box);
+  }
+
+  function ratingsBox() {
+    var box = el("div", "rating-changes");
+    box.setAttribute("data-ratings", S.ratings ? "ready" : "pending");
+    if (!S.ratings) { box.appendChild(el("p", "muted", t("ratings_pending"))); return box; }
+    box.appendChild(el("h3", "", t("rating_changes")));
+    S.ratings.forEach(function (r) {
+      var line = el("div", "rating-change " + (r.delta > 0 ? "up" : r.delta < 0 ? "down" : "same"));
+      line.setAttribute("data-seat", r.seat);
+      line.appendChild(el("span", "rating-name", seatName(r.seat)));
+      var sign = r.delta > 0 ? "+" : r.delta < 0 ? "\u2212" : "\u00b1";
+      line.appendChild(el("span", "rating-delta", sign + Math.abs(r.delta) + " (" + r.after + ")"));
+      box.appendChild(line);
+    });
+    return box;
+  }
+
+  function rematchBox() {
+    var offer = S.table.rematch, me = mySeat();
+    if (!offer && me === null) return null;
+    var box = el("div", "rematch");
+    box.setAttribute("data-rematch", offer ? offer.status : "none");
+    if (offer && offer.status === "started") { box.appendChild(el("p", "", t("rematch_starting"))); return box; }
+    if (offer && offer.status === "open") {
+      box.appendChild(el("p", "rematch-offer", t("rematch_offered", { name: seatName(offer.by) })));
+      var list = el("ul", "rematch-seats");
+      for (var s = 0; s < nSeats(); s++) {
+        var yes = offer.accepted.indexOf(s) >= 0;
+        var li = el("li", yes ? "accepted" : "waiting", seatName(s) + ": " + t(yes ? "rematch_accepted" : "rematch_waiting"));
+        li.setAttribute("data-seat", s);
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+      if (me === null) return box;
+      if (offer.accepted.indexOf(me) < 0) {
+        box.appendChild(button(t("rematch_accept"), function () { answerRematch("accept"); }, "primary", { "data-action": "rematch-accept" }));
+      }
+      var mine = offer.by === me;
+      box.appendChild(button(t(mine ? "rematch_withdraw" : "rematch_decline"), function () { answerRematch("decline"); },
+        "subtle", { "data-action": "rematch-decline" }));
+      return box;
+    }
+    if (offer && offer.status === "cancelled") box.appendChild(el("p", "rematch-reason", rematchCancelReason(offer)));
+    if (me !== null) {
+      box.appendChild(button(t("rematch"), function () { answerRematch("offer"); }, "primary", { "data-action": "rematch" }));
+    }
+    return box;
+  }
+
+  function rematchCancelReason(offer) {
+    var key = offer.reason === "left" ? "rematch_left" :
+      offer.seat === offer.by ? "rematch_withdrawn" : "rematch_declined";
+    return t(key, { name: seatName(offer.seat) });
+  }
+
+  function answerRematch(answer) {
+    send({ type: "rematch", answer: answer, version: S.version });
+  }
+
+  /* An offer reopens a closed match-end box; a cancelled one is told; a started one is followed. */
+  function onRematch(ev) {
+    if (ev.status === "open") delete S.overlayDismissed.match;
+    if (ev.status === "cancelled") toast(rematchCancelReason(ev));
+    followRematch();
+  }
+
+  function followRematch() {
+    var offer = S.table && S.table.rematch;
+    if (!offer || offer.status !== "started" || !offer.table || S.leaving) return;
+    if (mySeat() === null && S.table.private) return;   // the new table has a new invite link
+    S.leaving = true;
+    location.assign(location.pathname.replace(/\d+\/?$/, offer.table + "/"));
   }
 
   /* ---------------------------------------------------------------- chat, toasts */
@@ -848,6 +1296,7 @@
     var node = el("div", "toast" + (kind ? " " + kind : ""), text);
     node.setAttribute("role", "alert");
     box.appendChild(node);
+    while (box.childNodes.length > 3) box.removeChild(box.firstChild);   // a short stack, never a wall
     setTimeout(function () { if (node.parentNode) node.parentNode.removeChild(node); }, 5000);
   }
 
@@ -878,6 +1327,7 @@
     }
   }, 250);
 
+  bindSettings();
   render();
   connect();
 })();

@@ -44,7 +44,8 @@ def test_it_exchanges_closes_and_declares_66_with_a_marriage_in_santase(server, 
 
     panel = page.locator(".result-panel[data-kind=deal]")
     panel.wait_for()
-    assert "declaration" in panel.inner_text()
+    assert panel.locator(".outcome").get_attribute("data-outcome") == "declare:under_33"
+    assert "declared 66 with 74 points: a true claim" in panel.inner_text()
     assert page.evaluate("window.tableClient.state.table.match.scores")[0] == 2
     page.screenshot(path=str(artifacts / "sixtysix-declaration.png"))
     assert not page.js_errors, page.js_errors
