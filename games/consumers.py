@@ -110,6 +110,17 @@ class TableConsumer(ThinConsumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await in_thread(services.set_connected)(self.table_id, self.seat, -1)
+            if self.seat is not None:
+                await broadcast.send(self.channel_layer, await in_thread(self._left)())
+
+    def _left(self) -> list:
+        """A player who leaves a finished table cancels its open rematch offer: what that sends."""
+        with translation.override(self.language), broadcast.collecting() as sent:
+            try:
+                services.rematch_left(self.table_id, self.seat)
+            except ServiceError:        # the table is gone
+                pass
+        return sent
 
     async def _join(self, seat: int | None) -> None:
         group = messages.group_of(self.table_id, seat)
@@ -199,8 +210,11 @@ class TableConsumer(ThinConsumer):
     def on_chat(self, data):
         services.chat(self.table_id, self.user, data.get("text"))
 
+    def on_rematch(self, data):
+        services.rematch(self.table_id, self.user, data.get("version"), data.get("answer"))
+
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
-                "chat": on_chat}
+                "chat": on_chat, "rematch": on_rematch}
 
     # --- from the group -----------------------------------------------------------------------------
     async def table_send(self, event):
