@@ -6,15 +6,22 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from . import limits
 from .forms import RegisterForm
-from .models import guest_user
+from .guests import login_as_guest
 
 
 def register(request):
     if request.method == "POST":
         form = RegisterForm(request.POST)
+        try:
+            limits.check(request, "register")       # REGISTER_RATE per address
+        except limits.Limited as over:
+            form.add_error(None, over.message)
+            return over.answer(render(request, "accounts/register.html", {"form": form}))
         if form.is_valid():
             user = form.save()
+            limits.count(request, "register")
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
             return redirect("home")
@@ -26,8 +33,10 @@ def register(request):
 @require_POST
 def play_as_guest(request):
     """Create a guest account on demand (unrated tables only) and log it in."""
-    if not request.user.is_authenticated:
-        login(request, guest_user(), backend="django.contrib.auth.backends.ModelBackend")
+    try:
+        login_as_guest(request)
+    except limits.Limited as over:
+        return limits.too_many(request, over.message, over.seconds)
     nxt = request.POST.get("next") or "/"
     if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
         nxt = "/"

@@ -64,7 +64,9 @@ def main() -> None:
         owner = group[0]
         spec = ["me", "basic", "basic", "basic"] if with_bots else ["me", "", "", ""]
         with transaction.atomic():
-            table = services.create_table(owner, game, bank_seconds=300, increment_seconds=5, seats=spec)
+            # Kept waiting: the owners' sockets start the matches (bench/live.py).
+            table = services.create_table(owner, game, bank_seconds=300, increment_seconds=5, seats=spec,
+                                          start=False)
             if not with_bots:
                 for i, u in enumerate(group[1:], start=1):
                     Seat.objects.filter(table=table, index=i).update(user=u)

@@ -72,10 +72,12 @@ def _schedule(live: Live) -> None:
 # --- table life --------------------------------------------------------------------------------------
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
-                 seats: list[str] | None = None, start: bool = False) -> Table:
+                 seats: list[str] | None = None, start: bool | None = None) -> Table:
     """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
     level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
-    owner takes seat 0 and the rest are open."""
+    owner takes seat 0 and the rest are open. ``start``: by default the match starts at once when
+    no seat is left open (nobody else can come, so there is nothing to wait for); False keeps a
+    full table waiting for its owner's ``start``."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -104,6 +106,8 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
             else:
                 user = owner if who == "me" else (bot_user(who) if who else None)
             Seat.objects.create(table=table, index=i, user=user, bank_ms=bank_seconds * 1000)
+        if start is None:
+            start = "" not in spec
         with locked(table.pk) as live:
             if start:
                 _start_match(live, now)
@@ -132,9 +136,14 @@ def sit(table_id: int, user, seat: int) -> None:
             raise ServiceError("bad_request", _("That seat is taken."), t.version)
         target.user = user
         target.save(update_fields=["user"])
+        event = {"kind": "seat", "seat": seat, "name": user.display_name}
+        if all(s.user_id is not None for s in live.seats):
+            # The last open seat: the match starts in the same change (as on Kurnik/PlayOK), so
+            # nobody waits for an owner who may be gone.
+            _start_match(live, now, [event], resync=True)
+            return
         _bump(live, now)
-        _broadcast(live, [{"kind": "seat", "seat": seat, "name": user.display_name}], now,
-                   resync=True, lobby=True)
+        _broadcast(live, [event], now, resync=True, lobby=True)
 
 
 def leave(table_id: int, user) -> None:
@@ -167,7 +176,9 @@ def start(table_id: int, user) -> None:
         _start_match(live, now)
 
 
-def _start_match(live: Live, now: datetime) -> None:
+def _start_match(live: Live, now: datetime, events: tuple | list = (), *, resync: bool = False) -> None:
+    """Start the match; ``events``: what else the same change did (the seat taken last), sent
+    with it in one update. ``resync``: seats changed hands in this change."""
     t = live.table
     players = [s.player_name for s in live.seats]
     engine = EngineMatch.start(t.game, t.variant, players)
@@ -176,7 +187,7 @@ def _start_match(live: Live, now: datetime) -> None:
     clocks.reset(live)
     _new_deal(live, now)
     _bump(live, now)
-    _broadcast(live, [{"kind": "match_start"}], now, lobby=True)
+    _broadcast(live, [*events, {"kind": "match_start"}], now, resync=resync, lobby=True)
 
 
 def _new_deal(live: Live, now: datetime) -> None:

@@ -13,7 +13,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import scheduling, services
+from . import scheduling, services, showcase as house_tables
 from .models import Table
 
 Status = Table.Status
@@ -24,6 +24,12 @@ def advance_table(table_id: int, version: int | None = None) -> None:
     later = services.advance(table_id, version)
     if later is not None:  # woke too early (clock skew, an early eta): look again then
         scheduling.schedule_advance(table_id, version, later)
+
+
+@shared_task(name="games.tasks.showcase")
+def showcase() -> int:
+    """Keep a table to watch and a table to join per game (games/showcase.py; SHOWCASE setting)."""
+    return len(house_tables.ensure())
 
 
 @shared_task(name="games.tasks.sweep")

@@ -6,18 +6,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import limits
+
 from . import loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
 from .models import GAME_CHOICES, Table
 from .errors import ServiceError
+from .rules_views import rules_link_label
 
 GAME_LABELS = dict(GAME_CHOICES)
-
-
-def home(request):
-    games = [{"name": g, "label": GAME_LABELS[g], "url": reverse("lobby", args=[g])} for g in GAME_NAMES]
-    return render(request, "home.html", {"games": games})
 
 
 def _rules_or_404(game):
@@ -37,6 +35,7 @@ def lobby(request, game):
         "form": CreateTableForm(rules=rules),
         "create_url": reverse("create_table", args=[game]),
         "ws_url": f"/ws/lobby/{game}/",
+        "rules_label": rules_link_label(request.LANGUAGE_CODE),
     })
 
 
@@ -46,25 +45,33 @@ def create_table(request, game):
     form = CreateTableForm(request.POST, rules=rules)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('lobby', args=[game])}")
+    over = None
     if form.is_valid():
         d = form.cleaned_data
         try:
+            limits.check(request, "table")      # TABLE_CREATE_RATE per user (with "Play now")
             table = services.create_table(
                 request.user, game, d["variant"], rated=d["rated"], private=d["private"],
                 bank_seconds=d["bank_seconds"], increment_seconds=d["increment_seconds"],
                 seats=form.seats())
         except ServiceError as err:
             form.add_error(None, err.reason)
+        except limits.Limited as err:
+            form.add_error(None, err.message)
+            over = err
         else:
+            limits.count(request, "table")
             url = reverse("table", args=[table.pk])
             if table.private:
                 url += f"?invite={table.invite_token}"
             return redirect(url)
-    return render(request, "games/lobby.html", {
+    page = render(request, "games/lobby.html", {
         "game": game, "game_label": GAME_LABELS[game], "variants": list(rules.variants),
         "seats": rules.seats, "tables": messages.lobby_tables(game), "form": form,
         "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
+        "rules_label": rules_link_label(request.LANGUAGE_CODE),
     }, status=400)
+    return over.answer(page) if over else page
 
 
 def table(request, table_id):

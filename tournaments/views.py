@@ -1,8 +1,11 @@
 from django.contrib import messages
+from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES
 
 from . import services
@@ -12,7 +15,23 @@ GAME_LABELS = dict(GAME_CHOICES)
 
 
 def tournament_list(request):
-    return render(request, "tournaments/list.html", {"groups": services.visible(), "game_labels": GAME_LABELS})
+    groups = services.visible()
+    upcoming = groups["upcoming"]
+    entries = dict(Entry.objects.filter(tournament__in=upcoming, withdrawn=False).values_list("tournament")
+                   .annotate(n=Count("id")).values_list("tournament", "n"))
+    now = timezone.now()
+    for t in upcoming:      # what the list says of each: entries, and whether one can register
+        t.entry_count = entries.get(t.pk, 0)
+        t.shown_variant = t.variant or get_rules(t.game).variants[0]
+        if services.registration_open(t, now):
+            t.registration = "full" if t.entry_count >= t.max_entries else "open"
+        elif t.registration_opens_at is not None and now < t.registration_opens_at:
+            t.registration = "soon"
+        else:
+            t.registration = "closed"
+    return render(request, "tournaments/list.html", {
+        "groups": groups, "game_labels": GAME_LABELS,
+        "lobbies": [(g, GAME_LABELS[g]) for g in GAME_NAMES]})
 
 
 def _context(request, t: Tournament) -> dict:

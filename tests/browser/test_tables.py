@@ -24,14 +24,14 @@ def register(page, server, prefix="p"):
 
 
 def create_table(page, server, game, bots):
-    """Create a table from the lobby form (seat 0: me, the others: ``bots``) and start it."""
+    """Create a table from the lobby form (seat 0: me, the others: ``bots``): with no seat left
+    open, the match starts at once."""
     page.goto(f"{server.url}/play/{game}/")
     for i, level in enumerate(bots, start=1):
         page.select_option(f"select[name=seat_{i}]", level)
     page.click("#create-table")
     page.wait_for_url(re.compile(r"/table/\d+/"))
     table_id = int(re.search(r"/table/(\d+)/", page.url).group(1))
-    page.locator("[data-action=start]").click()
     wait_playing(page)
     return table_id
 

@@ -47,14 +47,21 @@ async def play_match(game, n_humans, make_user, task_queue, guard, scores=None, 
     users = [await db(make_user)(f"p{i}") for i in range(n_humans)]
     spec = ["me"] + [""] * (n_humans - 1) + ["random"] * (n - n_humans)
     table = await db(services.create_table)(users[0], game, seats=spec)
-    for i, u in enumerate(users[1:], start=1):
+    for i, u in enumerate(users[1:-1], start=1):
         await db(services.sit)(table.pk, u, i)
     socks = [(await connect(table.pk, u))[0] for u in users]
     watcher = (await connect(table.pk))[0]          # an anonymous spectator
     everyone = socks + [watcher]
-    assert [s.seat for s in socks] == list(range(n_humans)) and watcher.seat is None
-    reply = await socks[0].request({"type": "start"})
+    assert [s.seat for s in socks] == list(range(n_humans - 1)) + [None] and watcher.seat is None
+    # The last player takes the last open seat through his socket: the match starts in that change.
+    reply = await socks[-1].request({"type": "sit", "seat": n_humans - 1})
     assert reply["type"] == "update" and reply["event"]["kind"] == "match_start"
+    assert [e["kind"] for e in reply["events"]] == ["seat", "match_start"]
+    assert reply["you"] == n_humans - 1 and reply["view"]["hand"]
+    socks[-1].label = n_humans - 1       # the guard checks it as that seat from now on
+    await drain_all(everyone)
+    assert [s.seat for s in socks] == list(range(n_humans))
+    assert all(s.last["table"]["status"] == "playing" for s in everyone)
     if scores is not None:
         await db(near_the_end)(table.pk, scores)
         for s in everyone:
@@ -111,8 +118,7 @@ async def test_it_never_sends_a_seat_a_card_it_may_not_see_in_a_hearts_deal_with
 async def two_player_game(make_user, task_queue):
     ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
     table = await db(services.create_table)(ala, "sixtysix", seats=["me", ""])
-    await db(services.sit)(table.pk, ola, 1)
-    await db(services.start)(table.pk, ala)
+    await db(services.sit)(table.pk, ola, 1)         # the last seat: the match starts
     a, _ = await connect(table.pk, ala)
     o, _ = await connect(table.pk, ola)
     w, _ = await connect(table.pk, await db(make_user)("eve"))
@@ -237,15 +243,32 @@ async def test_it_relays_chat_to_players_and_spectators(make_user, task_queue):
         await s.comm.disconnect()
 
 
-async def test_it_seats_players_through_the_socket_and_moves_them_to_their_seat_group(make_user, task_queue):
+async def test_it_seats_players_through_the_socket_and_the_last_seat_starts_the_match(make_user, task_queue):
     ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
     table = await db(services.create_table)(ala, "sixtysix")
     a, _ = await connect(table.pk, ala)
     o, _ = await connect(table.pk, ola)
     assert o.seat is None
     reply = await o.request({"type": "sit", "seat": 1})
-    assert reply["type"] == "update" and reply["you"] == 1 and reply["event"]["kind"] == "seat"
-    await a.drain()
+    # One change: ola sits, the match starts, and her socket moves to her seat's group.
+    assert reply["type"] == "update" and reply["you"] == 1 and reply["event"]["kind"] == "match_start"
+    assert [e["kind"] for e in reply["events"]] == ["seat", "match_start"]
+    assert reply["table"]["status"] == "playing" and reply["view"]["seat"] == 1 and reply["view"]["hand"]
+    upd = await a.recv()
+    assert upd["type"] == "update" and upd["version"] == reply["version"]
+    assert upd["you"] == 0 and upd["event"]["kind"] == "match_start"
+    assert set(upd["view"]["hand"]).isdisjoint(reply["view"]["hand"])
+    for s in (a, o):
+        await s.comm.disconnect()
+
+
+async def test_the_owner_still_starts_a_full_table_kept_waiting(make_user, task_queue):
+    ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
+    table = await db(services.create_table)(ala, "sixtysix", seats=["me", ola], start=False)
+    a, _ = await connect(table.pk, ala)
+    o, _ = await connect(table.pk, ola)
+    assert a.last["table"]["status"] == "waiting"
+    await refused(o, {"type": "start"}, "forbidden", table.pk)
     reply = await a.request({"type": "start"})
     assert reply["event"]["kind"] == "match_start" and reply["view"]["hand"]
     upd = await o.recv()

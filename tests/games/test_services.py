@@ -31,8 +31,7 @@ def sent(monkeypatch):
 def two_player_table(make_user, **kw):
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "sixtysix", "kurnik", **kw)
-    services.sit(t.pk, ola, 1)
-    services.start(t.pk, ala)
+    services.sit(t.pk, ola, 1)          # the last open seat: the match starts
     return t, ala, ola
 
 
@@ -275,17 +274,55 @@ def test_it_keeps_guests_off_rated_tables(make_user, task_queue):
         services.create_table(guest, "sixtysix", rated=True)
 
 
-def test_it_lets_only_the_owner_start_a_full_table(make_user, task_queue):
+def test_it_lets_only_the_owner_start_a_full_table_kept_waiting(make_user, task_queue):
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "sixtysix")
     with pytest.raises(ServiceError):
         services.start(t.pk, ala)           # seat 1 is open
-    services.sit(t.pk, ola, 1)
+    t = services.create_table(ala, "sixtysix", seats=["me", ola], start=False)
+    assert Table.objects.get(pk=t.pk).status == "waiting"
     with pytest.raises(ServiceError) as err:
         services.start(t.pk, ola)
     assert err.value.code == "forbidden"
     services.start(t.pk, ala)
     assert Table.objects.get(pk=t.pk).status == "playing"
+    with pytest.raises(ServiceError) as err:
+        services.start(t.pk, ala)
+    assert err.value.code == "bad_request"
+
+
+def test_taking_the_last_open_seat_starts_the_match_in_the_same_change(make_user, task_queue, sent):
+    """A demo table was a dead end: joining it filled it, then only its (absent) owner could
+    start it. The last seat taken starts the match, and one update tells of both."""
+    ala, ola, eve = make_user("ala"), make_user("ola"), make_user("eve")
+    t = services.create_table(ala, "hearts", seats=["", "basic", "", "basic"])
+    services.sit(t.pk, ola, 0)
+    assert Table.objects.get(pk=t.pk).status == "waiting"     # a seat is still open
+    v = version(t.pk)
+    Table.objects.filter(pk=t.pk).update(spectators=1)        # someone watches: he is told
+    loading.forget(t.pk)
+    sent.clear()
+    services.sit(t.pk, eve, 2)
+    lv = loading.load(t.pk)
+    assert lv.table.status == "playing" and lv.table.version == v + 1      # one change
+    assert lv.match is not None and lv.state is not None
+    assert Deal.objects.filter(match__table=t).count() == 1
+    assert len(lv.state.view(2)["hand"]) == 13
+    resyncs = [p for g, p in sent if g == messages.group_of(t.pk, None)]
+    assert [[e["kind"] for e in p["events"]] for p in resyncs] == [["seat", "match_start"]]
+    assert resyncs[0]["type"] == "table.resync" and resyncs[0]["events"][0]["seat"] == 2
+    lobby = [p for g, p in sent if g == messages.lobby_group("hearts")]
+    assert lobby and lobby[-1]["tables"][0]["status"] == "playing"
+    assert any(p[0] == t.pk and p[1] == v + 1 for p in task_queue.pending)    # the bots' passes
+
+
+def test_a_table_created_with_no_open_seat_starts_at_once(make_user, task_queue):
+    ala = make_user("ala")
+    t = services.create_table(ala, "sixtysix", "santase", seats=["me", "basic"])
+    lv = loading.load(t.pk)
+    assert lv.table.status == "playing" and lv.state is not None and lv.state.view(0)["hand"]
+    t = services.create_table(ala, "sixtysix", seats=["me", ""])
+    assert Table.objects.get(pk=t.pk).status == "waiting"
 
 
 def test_it_persists_chat(make_user, task_queue):

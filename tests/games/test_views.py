@@ -25,6 +25,14 @@ def test_it_creates_a_table_from_the_lobby_with_bots(client, make_user, task_que
         ["ala", "bot-random", None, "bot-basic"]
 
 
+def test_a_table_created_from_the_lobby_with_no_open_seat_starts_at_once(client, make_user, task_queue):
+    client.force_login(make_user("ala"))
+    client.post(reverse("create_table", args=["sixtysix"]), {
+        "variant": "kurnik", "bank_seconds": 300, "increment_seconds": 5, "seat_0": "me", "seat_1": "basic"})
+    table = Table.objects.get()
+    assert table.status == "playing" and table.match.deals.count() == 1
+
+
 def test_it_renders_the_table_page_with_its_boot_data(client, make_user, task_queue):
     client.force_login(make_user("ala"))
     client.post(reverse("create_table", args=["sixtysix"]), {

@@ -18,8 +18,7 @@ from games import loading, messages, services
 users = [User.objects.create_user(username=f"{prefix}{{i}}", password="x-Secret-123") for i in range(4)]
 t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
 for i in (1, 2, 3):
-    services.sit(t.pk, users[i], i)
-services.start(t.pk, users[0])
+    services.sit(t.pk, users[i], i)          # the last seat taken starts the match
 for seat in {connected!r}:
     services.set_connected(t.pk, seat, +1)
 """

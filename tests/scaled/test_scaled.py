@@ -52,7 +52,7 @@ def scaled_env(db: str, redis_db: int, **settings) -> dict:
     redis.Redis.from_url(f"redis://127.0.0.1:6379/{redis_db}").flushdb()
     e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
              DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}", REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
-             EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", **settings)
+             EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", SHOWCASE="0", **settings)
     subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
     return e
 
@@ -76,8 +76,7 @@ from games import loading, services
 from games.models import Match
 users = [User.objects.create_user(username=f"sp{i}", password="x-Secret-123") for i in range(2)]
 t = services.create_table(users[0], "hearts", seats=["me", "random", "", "random"])
-services.sit(t.pk, users[1], 2)
-services.start(t.pk, users[0])
+services.sit(t.pk, users[1], 2)          # the last open seat: the match starts
 m = Match.objects.get(table=t)
 m.state = dict(m.state, scores=[90, 85, 88, 80])   # one or two deals to the end
 m.save()

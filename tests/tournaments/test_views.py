@@ -1,4 +1,5 @@
 """The list page, the tournament page and registering through them."""
+import re
 from datetime import timedelta
 
 import pytest
@@ -58,3 +59,36 @@ def test_it_validates_the_admin_form(admin_client):
     html = r.content.decode()
     assert "Four-player games are played as Swiss tournaments." in html
     assert "Between 10 and 3600 seconds." in html
+
+
+def test_an_empty_list_says_so_and_what_to_do_meanwhile(client, db):
+    html = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "No tournament is scheduled yet." in html and "Admins announce tournaments on this page" in html
+    assert 'href="/"' in html and "Play now against bots" in html
+    for game in ("sixtysix", "hearts", "spades"):
+        assert f'href="/play/{game}/"' in html
+
+
+def test_it_explains_the_formats_byes_bots_and_standings(client, db):
+    html = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "How tournaments work" in html
+    for words in ("Swiss", "Round robin", "Single elimination", "everyone plays everyone once",
+                  "scores a win", "filled with bots", "Buchholz", "match points", "game points"):
+        assert words in html, words
+    # Headings in order: h1, then h2s, then h3s under them.
+    levels = [int(h) for h in re.findall(r"<h([1-6])", html.split("<main")[1])]
+    assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:]))
+
+
+def test_an_upcoming_tournament_shows_entries_limit_and_registration(client, cup, make_user):
+    from tournaments import services as tservices
+    tservices.register(cup.pk, make_user("ala"))
+    html = " ".join(client.get("/tournaments/").content.decode().split())
+    row = re.search(rf'<tr data-tournament="{cup.pk}">.*?</tr>', html).group(0)
+    assert "Hearts · Standard" in row and "Swiss" in row and "1 of 64" in row and "Open: register" in row
+    Tournament.objects.filter(pk=cup.pk).update(max_entries=1)
+    html = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "Full" in re.search(rf'<tr data-tournament="{cup.pk}">.*?</tr>', html).group(0)
+    Tournament.objects.filter(pk=cup.pk).update(max_entries=8, registration_opens_at=timezone.now() + timedelta(minutes=30))
+    html = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "Opens " in re.search(rf'<tr data-tournament="{cup.pk}">.*?</tr>', html).group(0)

@@ -1,13 +1,13 @@
-"""Demo data: the bot users, a demo player and a few tables (idempotent)."""
+"""Demo data: the bot users, a demo player and the showcase tables (idempotent)."""
 from django.core.management.base import BaseCommand
 
 from accounts.models import BOT_LEVELS, User, bot_user
-from games import services
-from games.models import Table
+from games import showcase
 
 
 class Command(BaseCommand):
-    help = "Create bot users, a demo user (demo / demo-pass-123) and a few demo tables."
+    help = ("Create bot users, a demo user (demo / demo-pass-123) and, per game, a table of bots to "
+            "watch and a table waiting for a player (games/showcase.py; SHOWCASE setting).")
 
     def handle(self, *args, **options):
         for level in BOT_LEVELS:
@@ -16,11 +16,6 @@ class Command(BaseCommand):
         if created:
             demo.set_password("demo-pass-123")
             demo.save()
-        if not Table.objects.filter(owner=demo).exists():
-            services.create_table(demo, "sixtysix", "kurnik", seats=["", "random"])
-            services.create_table(demo, "sixtysix", "santase", seats=["", "basic"])
-            services.create_table(demo, "hearts", "standard", seats=["", "basic", "basic", "basic"])
-            services.create_table(demo, "spades", "standard", seats=["", "", "random", "random"])
-            # One table that bots play on their own, to watch.
-            services.create_table(demo, "hearts", "jack_of_diamonds", seats=["strong", "basic", "strong", "basic"], start=True)
-        self.stdout.write(self.style.SUCCESS("demo data ready: log in as demo / demo-pass-123"))
+        made = showcase.ensure()
+        self.stdout.write(self.style.SUCCESS(
+            f"demo data ready ({len(made)} new showcase tables): log in as demo / demo-pass-123"))

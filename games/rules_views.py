@@ -1,0 +1,66 @@
+"""The rules pages: one page per game (RULES.md read for players), in English, Polish and Bulgarian.
+
+The text lives in per-language template fragments, ``templates/rules/<game>.<lang>.html``, written
+by hand in each language (no gettext), and ``templates/rules/page.html`` wraps the one for the
+reader's language. The few words the view itself needs (the page title, the lobby's link label) are
+the small per-language tables below, so that nothing here goes through the translation catalogue.
+"""
+from django.http import Http404
+from django.shortcuts import render
+from django.template.loader import select_template
+
+from .engine.core import GAME_NAMES
+
+LANGS = ("en", "pl", "bg")
+DEFAULT_LANG = "en"
+
+# The page's <title> and <h1>, per game, per language.
+TITLES = dict(
+    sixtysix={
+        "en": "Sixty-six: the rules",
+        "pl": "Sześćdziesiąt sześć (66): zasady gry",
+        "bg": "Сантасе (66): правила на играта",
+    },
+    hearts={
+        "en": "Hearts: the rules",
+        "pl": "Kierki: zasady gry",
+        "bg": "Сърца: правила на играта",
+    },
+    spades={
+        "en": "Spades: the rules",
+        "pl": "Pik: zasady gry",
+        "bg": "Пики: правила на играта",
+    },
+)
+
+# The label of the link from a game's lobby to its rules page, and back.
+RULES_LINK_LABELS = {"en": "Rules", "pl": "Zasady gry", "bg": "Правила"}
+PLAY_LINK_LABELS = {"en": "Find a table", "pl": "Znajdź stół", "bg": "Намери маса"}
+
+
+def reader_language(code: str | None) -> str:
+    """One of LANGS for a language code such as ``request.LANGUAGE_CODE`` ("pl", "bg", "en-gb");
+    anything else reads English."""
+    base = (code or "").split("-")[0].lower()
+    return base if base in LANGS else DEFAULT_LANG
+
+
+def rules_link_label(code: str | None) -> str:
+    """The lobby's "Rules" link text in the reader's language."""
+    return RULES_LINK_LABELS[reader_language(code)]
+
+
+def rules(request, game):
+    if game not in GAME_NAMES or game not in TITLES:
+        raise Http404("no such game")
+    lang = reader_language(getattr(request, "LANGUAGE_CODE", None))
+    fragment = select_template([f"rules/{game}.{lang}.html", f"rules/{game}.{DEFAULT_LANG}.html"])
+    if fragment.template.name != f"rules/{game}.{lang}.html":
+        lang = DEFAULT_LANG          # the text fell back to English: so do its title and labels
+    return render(request, "rules/page.html", {
+        "game": game,
+        "lang": lang,
+        "title": TITLES[game][lang],
+        "fragment": fragment,
+        "play_label": PLAY_LINK_LABELS[lang],
+    })
