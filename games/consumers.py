@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, loading, messages, services, wire
+from . import broadcast, limits, loading, messages, services, wire
 from .engine.core import GAME_NAMES
 from .models import Table
 from .errors import ServiceError
@@ -29,6 +29,7 @@ SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
 GAP_SECONDS = 1.0       # an update that came ahead of a missing one waits this long for it
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+FLOODING = limits.FLOODING     # 4429: kept sending over its limit (games/limits.py)
 
 
 # Blocking work (the database, the engine) runs off the event loop on this pool. SQLite has one
@@ -68,6 +69,23 @@ class ThinConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, content):
         await self.send(text_data=wire.dumps(content))
+
+    limiter: limits.SocketLimiter | None = None
+
+    async def over_limit(self, version: int | None = None) -> bool:
+        """Whether the message just received is over this connection's limit (games/limits.py):
+        then it is answered with the error ``rate_limited``, or the flooding socket is closed."""
+        if self.limiter is None:
+            self.limiter = limits.SocketLimiter()
+        verdict = self.limiter.check()
+        if verdict == limits.SocketLimiter.OK:
+            return False
+        if verdict == limits.SocketLimiter.CLOSE:
+            await self.close(code=FLOODING)
+        elif verdict == limits.SocketLimiter.REFUSE:
+            with translation.override(_language(self.scope)):
+                await self.send_json(self.limiter.error(version))
+        return True
 
 
 class TableConsumer(ThinConsumer):
@@ -153,6 +171,8 @@ class TableConsumer(ThinConsumer):
 
     # --- from the client ------------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
+        if await self.over_limit(self.version):
+            return
         try:
             data = wire.loads(text_data if text_data is not None else bytes_data)
         except (TypeError, ValueError):
@@ -279,6 +299,8 @@ class LobbyConsumer(ThinConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if await self.over_limit():
+            return
         await self.send_json({"type": "error", "code": "unknown_type",
                               "reason": "The lobby socket only sends.", "version": None})
 

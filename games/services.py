@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import bots, broadcast, clocks, messages, prepared, reasons, scheduling
+from games import bots, broadcast, clocks, limits, messages, prepared, reasons, scheduling
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -399,6 +399,7 @@ def chat(table_id: int, user, text) -> dict:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ServiceError("not_found", _("There is no such table."))
+    limits.check_chat(user, text)       # per user, in the shared cache: rate and repeated words
     msg = ChatMessage.objects.create(table=table, user=user, name=user.display_name, text=text.strip())
     game = table.game
     broadcast.send_on_commit(lambda: messages.chat_messages(table_id, game, msg))

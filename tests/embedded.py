@@ -45,7 +45,10 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(work / "db.sqlite3"),
         "EMBEDDED_WORKER": "1", "BOT_DELAY_MS": "0", "DEAL_PAUSE_MS": "400", "SWEEP_SECONDS": "1",
-        "DEBUG": "1", "LOG_LEVEL": "WARNING",
+        "DEBUG": "1", "LOG_LEVEL": "WARNING", "SHOWCASE": "0",
+        # Every browser test comes from 127.0.0.1 and types fast: limits it cannot reach.
+        "LOGIN_FAILURE_LIMIT": "1000", "REGISTER_RATE": "100000/m", "GUEST_RATE": "100000/m",
+        "TABLE_CREATE_RATE": "100000/m", "CHAT_RATE": "100000/m", "CHAT_REPEAT_SECONDS": "0",
     })
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)

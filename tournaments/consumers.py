@@ -8,6 +8,8 @@ import json
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
+from games.limits import FLOODING, SocketLimiter
+
 from . import services
 from .models import Tournament
 
@@ -32,7 +34,16 @@ class TournamentConsumer(WebsocketConsumer):
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
 
+    limiter: SocketLimiter | None = None
+
     def receive(self, text_data=None, bytes_data=None):
+        # Send-only, but a flood still costs an answer each: the table socket's limit (games/limits.py).
+        self.limiter = self.limiter or SocketLimiter()
+        verdict = self.limiter.check()
+        if verdict == SocketLimiter.CLOSE:
+            self.close(code=FLOODING)
+        if verdict != SocketLimiter.OK:
+            return
         self._send({"type": "error", "code": "unknown_type",
                     "reason": "The tournament socket only sends.", "version": None})
 

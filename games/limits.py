@@ -1,0 +1,107 @@
+"""Limits on chat and on socket messages.
+
+Chat is limited per user in the default cache (Redis in scaled mode), so a user's sockets on
+several web processes share one count: at most CHAT_RATE messages (django-ratelimit's fixed
+window, e.g. "5/10s"), and the same words not again within CHAT_REPEAT_SECONDS.
+
+Socket messages are limited per connection (a connection lives in one process): a token bucket of
+SOCKET_BURST messages refilled at SOCKET_RATE a second. A message beyond it is refused with the
+error ``rate_limited``; a connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS
+is closed with code 4429 (docs/PROTOCOL.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from accounts.limits import wait_text
+from django_ratelimit.core import get_usage
+
+from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+RATE_LIMITED = "rate_limited"
+FLOODING = 4429         # the close code of a connection that kept sending over its limit
+
+
+def _refusal(reason: str, seconds: float) -> ServiceError:
+    seconds = max(1, int(round(seconds)))
+    return ServiceError(RATE_LIMITED, f"{reason} {wait_text(seconds)}", params={"retry_after": seconds})
+
+
+def _said_key(user_id: int, text: str) -> str:
+    words = " ".join(text.casefold().split())
+    return f"chat-said:{user_id}:{hashlib.sha256(words.encode()).hexdigest()[:32]}"
+
+
+def check_chat(user, text: str) -> None:
+    """Count one chat message of ``user``; raise ServiceError ``rate_limited`` when it is over
+    his rate or repeats what he said within CHAT_REPEAT_SECONDS. A broken cache limits nothing."""
+    try:
+        rate = settings.CHAT_RATE
+        if rate:
+            usage = get_usage(None, group="limit.chat", key=lambda _group, _request: str(user.pk),
+                              rate=rate, increment=True)
+            if usage is not None and usage["should_limit"]:
+                raise _refusal(_("You are sending chat messages too fast."), usage["time_left"])
+        repeat = settings.CHAT_REPEAT_SECONDS
+        if repeat:
+            key = _said_key(user.pk, text)
+            until = time.time() + repeat
+            if not cache.add(key, until, repeat):
+                left = (cache.get(key) or until) - time.time()
+                raise _refusal(_("You have just said that."), left)
+    except ServiceError:
+        raise
+    except Exception:   # the cache is down: chat rather than fail
+        log.warning("chat limit: the cache failed; not limiting", exc_info=True)
+
+
+class SocketLimiter:
+    """One connection's token bucket (see the module's docstring). ``check`` says what to do with
+    the message just received: ``OK`` (handle it), ``REFUSE`` (answer rate_limited), ``CLOSE``
+    (close the connection: once) or ``DROP`` (ignore it: the connection is closing)."""
+
+    OK, REFUSE, CLOSE, DROP = "ok", "refuse", "close", "drop"
+    closed = False
+
+    def __init__(self, clock=None):
+        self.clock = clock or time.monotonic
+        self.burst = settings.SOCKET_BURST
+        self.rate = settings.SOCKET_RATE
+        self.flood_close = settings.SOCKET_FLOOD_CLOSE
+        self.flood_seconds = settings.SOCKET_FLOOD_SECONDS
+        self.tokens = float(self.burst)
+        self.at = self.clock()
+        self.refused = 0
+        self.refused_since = 0.0
+
+    def check(self) -> str:
+        if self.closed:
+            return self.DROP
+        if self.burst <= 0:
+            return self.OK
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return self.OK
+        if self.refused == 0 or now - self.refused_since > self.flood_seconds:
+            self.refused, self.refused_since = 0, now
+        self.refused += 1
+        if self.flood_close and self.refused >= self.flood_close:
+            self.closed = True
+            return self.CLOSE
+        return self.REFUSE
+
+    def error(self, version: int | None) -> dict:
+        """The socket's answer to a refused message (in the active language)."""
+        wait = max(1, round((1 - self.tokens) / self.rate)) if self.rate > 0 else 1
+        return _refusal(_("Too many messages: slow down."), wait).as_json(version)
