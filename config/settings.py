@@ -2,9 +2,13 @@
 
 Embedded mode (the default): SQLite, the in-memory channel layer and a Celery worker inside the
 Daphne process. Scaled mode: set DATABASE_URL (PostgreSQL) and REDIS_URL.
-Production (DEBUG off) refuses to start without SECRET_KEY.
+DEBUG is off unless asked for (DEBUG=1): an error never shows a traceback or the settings.
+The secret key: SECRET_KEY, or in embedded mode one generated per checkout (.secret_key, not in git);
+scaled mode runs several processes, perhaps on several machines, so it refuses to start without it.
 """
+from datetime import timedelta
 from pathlib import Path
+import re
 import secrets
 
 import environ
@@ -16,16 +20,18 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")  # optional; absent files are ignored
 
-DEBUG = env.bool("DEBUG", default=True)
+DEBUG = env.bool("DEBUG", default=False)
+SCALED = bool(env.str("DATABASE_URL", default="") or env.str("REDIS_URL", default=""))
 
 
 def _secret_key() -> str:
     key = env.str("SECRET_KEY", default="")
     if key:
         return key
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    # Embedded/dev mode: a per-checkout key, generated once, kept out of git (.gitignore).
+    if SCALED and not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set in scaled mode when DEBUG is off: every "
+                                   "web process and worker must sign sessions with the same key.")
+    # Embedded mode: a per-checkout key, generated once, kept out of git (.gitignore).
     path = BASE_DIR / ".secret_key"
     if not path.exists():
         path.write_text(secrets.token_urlsafe(50))
@@ -45,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",                 # login failures per address and per account (limits below)
     "channels",
     "accounts",
     "games",
@@ -62,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",   # answers a locked-out login (accounts/limits.py)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -122,6 +130,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a locked-out login before the password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -176,6 +186,8 @@ CELERY_BEAT_SCHEDULE = {
     # Starts due tournaments and moves running ones on (tournaments/tasks.py).
     "tournament-tick": {"task": "tournaments.tasks.tournament_tick",
                         "schedule": env.float("TOURNAMENT_TICK_SECONDS", default=3.0)},
+    # Keeps a table to watch and a table to join per game (games/showcase.py; off: SHOWCASE=0).
+    "showcase": {"task": "games.tasks.showcase", "schedule": 30.0},
 }
 # Embedded mode runs a Celery worker and beat as threads of the ASGI process (config/asgi.py).
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
@@ -190,18 +202,79 @@ GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
 GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # how late before the sweeper steps in
 # Threads per web process for socket work off the event loop (games/consumers.py).
 GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
+# Per game, a public table of bots playing (to watch) and one waiting for a player (games/showcase.py).
+SHOWCASE = env.bool("SHOWCASE", default=True)
+
+# --- limits on abuse ------------------------------------------------------------------------------
+# Counted where every web process sees them: the cache (Redis in scaled mode; the embedded mode is
+# one process, so its memory is enough) and, for logins, the database. accounts/limits.py (HTTP),
+# games/limits.py (chat, sockets).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "cache"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cards"}}
+
+
+def _rate(name: str, default: str) -> str | None:
+    """A django-ratelimit rate ("10/h", "5/10s"); empty: no limit."""
+    value = env.str(name, default=default).strip()
+    if value and not re.fullmatch(r"\d+/\d*[smhd]", value):
+        raise ImproperlyConfigured(f"{name} must look like 10/h or 5/10s (count/period), not {value!r}.")
+    return value or None
+
+
+# Logins (django-axes, counted in the database): LOGIN_FAILURE_LIMIT failures from one address, or
+# for one account, lock it out for LOGIN_COOLOFF_MINUTES from the last of them. Attempts meanwhile
+# are refused unrecorded: they neither write nor push the end back, so the page can say when it ends.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]    # each on its own
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"     # IPv6 by its /64
+AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout"      # a page saying when to try again (429)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True                          # the failures are all a lockout needs
+AXES_VERBOSE = False
+# Per address: accounts registered and guest accounts made; per user: tables created (the lobby's
+# form and "Play now"; tournaments' and the showcase's tables are not counted).
+REGISTER_RATE = _rate("REGISTER_RATE", "10/h")
+GUEST_RATE = _rate("GUEST_RATE", "30/h")
+TABLE_CREATE_RATE = _rate("TABLE_CREATE_RATE", "10/10m")
+# Chat per user: messages per period, and the same words not again within this many seconds.
+CHAT_RATE = _rate("CHAT_RATE", "5/10s")
+CHAT_REPEAT_SECONDS = env.int("CHAT_REPEAT_SECONDS", default=30)
+# Socket messages per connection: a bucket of SOCKET_BURST refilled at SOCKET_RATE a second; a
+# connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS is closed (4429).
+SOCKET_BURST = env.int("SOCKET_BURST", default=20)
+SOCKET_RATE = env.float("SOCKET_RATE", default=8.0)
+SOCKET_FLOOD_CLOSE = env.int("SOCKET_FLOOD_CLOSE", default=50)
+SOCKET_FLOOD_SECONDS = env.float("SOCKET_FLOOD_SECONDS", default=10.0)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"celery": {"level": "WARNING"}},
+    "loggers": {"celery": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
+# --- security headers ---------------------------------------------------------------------------
+# HTTPS=1 when the site is served over TLS (behind a proxy that sets X-Forwarded-Proto): secure
+# cookies, redirects to https and HSTS. Off by default so `make run` works on http://127.0.0.1.
+HTTPS = env.bool("HTTPS", default=False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=HTTPS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=HTTPS)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
-    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

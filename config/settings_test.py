@@ -10,6 +10,15 @@ from .settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMBEDDED_WORKER = False
+SHOWCASE = False            # a test that wants the showcase tables turns it on
+# Limits on abuse: generous, so no test trips over the counts of another (the cache outlives a
+# test); the tests of each limit set real values (tests/*/test_limits.py). django-axes is off: it
+# needs a request in every authenticate(); the login-limit tests turn it on.
+AXES_ENABLED = False
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
+REGISTER_RATE = GUEST_RATE = TABLE_CREATE_RATE = CHAT_RATE = "100000/m"
+CHAT_REPEAT_SECONDS = 0
+SOCKET_BURST = 100000
 CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
 CELERY_BROKER_URL = "memory://"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
