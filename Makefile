@@ -21,11 +21,14 @@ migrate: install
 demo: migrate
 	$(BIN)/python manage.py demo_data
 
+# DEBUG is off unless asked for (`DEBUG=1 make run`): whitenoise serves the collected, hashed files.
 run: demo
+	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	test -d node_modules/axe-core || npm ci --no-audit --no-fund
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 

@@ -28,6 +28,7 @@
     card.setAttribute("data-card", code);
     card.setAttribute("aria-label", rankLabel(code) + SUIT_SYMBOL[suitOf(code)]);
     if (tag === "button") card.type = "button";
+    else card.setAttribute("role", "img");        // a picture named by its aria-label (a div has no name)
     var corner = el("span", "corner");
     corner.appendChild(el("span", "rank", rankLabel(code)));
     corner.appendChild(el("span", "suit", SUIT_SYMBOL[suitOf(code)]));

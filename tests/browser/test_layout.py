@@ -68,9 +68,12 @@ def test_it_keeps_join_and_watch_in_sight_beside_a_150_character_name(server, ne
     assert chip.evaluate("n => n.scrollWidth > n.clientWidth")          # truncated with an ellipsis
 
     header = page.locator("header.site-nav")
+    if viewport == "phone":                  # the account links are in the menu, folded on a phone
+        header.locator(".nav-toggle").click()
     assert inside(header.bounding_box(), width) and horizontal_overflow(page, "header.site-nav") <= 0
     me = header.locator("a.user-name")
     assert inside(me.bounding_box(), width) and me.get_attribute("title") == name
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.js_errors == []
 
 

@@ -1,0 +1,161 @@
+"""Accessibility, checked by axe-core (the npm package the project installs: package.json,
+`make test` runs `npm ci`) on the pages a player meets: no violation of impact serious or critical,
+on a desktop and (home, lobby, table) on a phone."""
+import json
+import re
+import uuid
+
+import pytest
+
+from tests.embedded import ROOT
+from tests.services import require
+from .test_tables import PASSWORD, register, wait_my_turn, wait_playing
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+VIEWPORTS = {"desktop": (1280, 860), "phone": (390, 844)}
+BLOCKING = {"serious", "critical"}
+
+# A finished rated match of a registered player against a bot (built from the engine, as the
+# ratings tests do, and rated at once), and a scheduled tournament with two entries.
+FIXTURES = """
+import json
+from accounts.models import User
+from ratings import services as ratings, tasks
+from tests.ratings.factories import finished_match
+from tournaments import services as tournaments
+from tournaments.models import Tournament
+from django.utils import timezone
+from datetime import timedelta
+tasks._enqueue = lambda match_id: None
+u = User.objects.create_user(username={name!r}, password={password!r})
+bot = User.objects.create(username={name!r} + "-bot", is_bot=True, bot_level="basic")
+m = finished_match(u, "sixtysix", [u, bot], seed=7)
+ratings.rate_match(m.pk)
+t = Tournament.objects.create(name={name!r} + " cup", game="sixtysix", rounds=3,
+                              starts_at=timezone.now() + timedelta(days=2), created_by=u)
+tournaments.register(t.pk, u)
+tournaments.register(t.pk, bot)
+print(json.dumps({{"match": m.pk, "tournament": t.pk}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def axe_source():
+    require(AXE.exists(), "axe-core is not installed (npm ci)")
+    return AXE
+
+
+@pytest.fixture(scope="module")
+def site_data(server):
+    name = f"a{uuid.uuid4().hex[:8]}"
+    out = json.loads(server.shell(FIXTURES.format(name=name, password=PASSWORD)))
+    return {"name": name, **out}
+
+
+def sit_at_a_table_against_a_bot(page, server):
+    """Create a Sixty-six table against a bot from the lobby, start it (unless it starts by itself
+    once every seat is taken) and wait until it is our turn."""
+    page.goto(f"{server.url}/play/sixtysix/")
+    page.select_option("select[name=seat_1]", "basic")
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/table/\d+/"))
+    page.wait_for_function(
+        "() => document.querySelector('[data-action=start]') || (window.tableClient"
+        " && tableClient.state.table && tableClient.state.table.status !== 'waiting')")
+    if page.locator("[data-action=start]").count():
+        page.locator("[data-action=start]").click()
+    wait_playing(page)
+    wait_my_turn(page)
+
+
+def describe(violations) -> str:
+    lines = []
+    for v in violations:
+        targets = [" ".join(map(str, n["target"])) for n in v["nodes"][:3]]
+        lines.append(f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])} nodes) e.g. {targets}"
+                     f"\n    {v['nodes'][0].get('failureSummary', '').replace(chr(10), ' ')}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page, axe_source, what):
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_source))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [v for v in result["violations"] if v["impact"] in BLOCKING]
+    assert not bad, f"{what}: axe found serious or critical violations:\n{describe(bad)}"
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_home_and_lobby_are_accessible(server, new_page, axe_source, viewport):
+    page = new_page(*VIEWPORTS[viewport])
+    page.goto(server.url + "/")
+    assert_accessible(page, axe_source, f"home ({viewport}, visitor)")
+    page.goto(server.url + "/play/sixtysix/")
+    page.locator("#lobby-rows tr").first.wait_for()
+    assert_accessible(page, axe_source, f"lobby ({viewport}, visitor)")
+
+    register(page, server, prefix="ax")
+    assert_accessible(page, axe_source, f"home ({viewport}, signed in)")
+    page.goto(server.url + "/play/sixtysix/")
+    page.locator("#seat-fields select").first.wait_for()
+    assert_accessible(page, axe_source, f"lobby ({viewport}, signed in)")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_table_in_play_is_accessible(server, new_page, axe_source, viewport):
+    page = new_page(*VIEWPORTS[viewport])
+    register(page, server, prefix="ax")
+    sit_at_a_table_against_a_bot(page, server)
+
+    visitor = new_page(*VIEWPORTS[viewport])            # a visitor watching (no hand, no chat box)
+    visitor.goto(page.url)
+    visitor.wait_for_function("() => window.tableClient && tableClient.state.view")
+    assert_accessible(visitor, axe_source, f"table watched by a visitor ({viewport})")
+    visitor.goto(f"{server.url}/play/sixtysix/")        # the live list, with this table in it
+    visitor.locator("#lobby-rows tr[data-table] .seat-chip").first.wait_for()
+    assert_accessible(visitor, axe_source, f"lobby with tables ({viewport})")
+
+    assert_accessible(page, axe_source, f"table in play, our turn ({viewport})")
+
+
+def test_a_profile_and_a_replay_are_accessible(server, new_page, axe_source, site_data):
+    page = new_page()
+    page.goto(f"{server.url}/accounts/u/{site_data['name']}/")
+    assert_accessible(page, axe_source, "profile")
+    page.goto(f"{server.url}/match/{site_data['match']}/")
+    assert_accessible(page, axe_source, "match")
+    page.goto(f"{server.url}/match/{site_data['match']}/deal/1/")
+    page.locator(".replay-app .card").first.wait_for()
+    assert_accessible(page, axe_source, "replay viewer")
+
+
+def test_the_tournament_pages_are_accessible(server, new_page, axe_source, site_data):
+    page = new_page()
+    page.goto(f"{server.url}/tournaments/")
+    assert_accessible(page, axe_source, "tournaments list")
+    page.goto(f"{server.url}/tournaments/{site_data['tournament']}/")
+    assert_accessible(page, axe_source, "tournament page")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_rules_page_is_accessible(server, new_page, axe_source, viewport):
+    page = new_page(*VIEWPORTS[viewport])
+    page.goto(f"{server.url}/rules/sixtysix/")
+    assert_accessible(page, axe_source, f"rules ({viewport})")
+
+
+def test_the_first_tab_stop_skips_to_the_content(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/tournaments/")
+    skip = page.locator("a.skip-link")
+    assert not skip.is_visible() or skip.bounding_box()["y"] < 0       # out of sight until focused
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('skip-link')")
+    assert skip.bounding_box()["y"] >= 0
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "content"
+    page.keyboard.press("Tab")                                          # on into the page, past the header
+    assert page.evaluate("() => !!document.activeElement.closest('main')")
