@@ -1,5 +1,7 @@
 """How the table feels (issue 14): keyboard play, the deal's result never hiding the next deal,
 remembered settings (sound, four-colour deck), reduced motion, and a phone-width hand."""
+import re
+
 import pytest
 
 from tests.browser.test_tables import create_table, play_until, register, wait_my_turn
@@ -96,7 +98,7 @@ def test_the_deal_result_moves_beside_the_table_when_the_next_deal_is_ours(serve
       return s.view && s.view.deal_number === 1 && !s.view.over && s.view.legal.length > 0 && !s.busy; }""")
     docked = page.locator("#result-dock .result-panel[data-kind=deal]")
     docked.wait_for()
-    assert "declared 66 with 74 points: a true claim" in docked.inner_text()
+    assert re.search(r"declared 66 with \d+ points: a true claim", docked.inner_text())   # the bot answers at random
     assert page.locator("#result-overlay").is_hidden()
     for selector in ["#felt .talon .trump-card", "#hand button.card.legal"]:
         page.locator(selector).first.wait_for()

@@ -197,8 +197,7 @@ async def test_the_socket_refuses_in_the_players_language_and_stamps_server_time
     from tests.games.sockets import _cookie
 
     ala = await db(make_user)("ala")
-    table = await db(services.create_table)(ala, "spades", seats=["me", "random", "random", "random"])
-    await db(services.start)(table.pk, ala)
+    table = await db(services.create_table)(ala, "spades", seats=["me", "random", "random", "random"])  # full: it starts
 
     def bots_bid_until_my_turn():                        # the bidding starts with the dealer
         for _ in range(10):
