@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from tests.browser.scenarios import santase_worked_example
 from tests.browser.test_tables import create_table, play_until, register, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -76,16 +77,7 @@ def test_the_deal_result_moves_beside_the_table_when_the_next_deal_is_ours(serve
     the next deal is led by us: its cards must not be under the result box."""
     page = new_page()
     me = register(page, server)
-    hands = ["KH QH TH 9D QC JC".split(), "AH 9H KS QD AC TC".split()]
-    drawn = ["TS", "AS", "JD", "9C", "9S", "TD"]
-    deck = [r + s for s in "CDHS" for r in "9JQKTA"]
-    stock = drawn + [c for c in deck if c not in hands[0] + hands[1] + ["KC"] + drawn]
-    played = [(1, "9H"), (0, "TH"), (0, "QH", True), (1, "AH"), (1, "JD"), (0, "JC")]
-    actions = [dict({"seat": s, "type": "play", "card": c}, **({"marriage": True} if m else {}))
-               for s, c, *m in played]
-    table_id = server.scenario({"owner": me, "game": "sixtysix", "variant": "santase",
-                                "seats": ["me", "random"], "dealer": 0, "hands": hands,
-                                "stock": stock, "trump_card": "KC", "actions": actions})
+    table_id = server.scenario(santase_worked_example(me))
     page.goto(f"{server.url}/table/{table_id}/")
     wait_my_turn(page)
     page.click("[data-action=exchange]")

@@ -3,6 +3,7 @@
 choice; Spades blind nil for a team trailing by 200."""
 import pytest
 
+from tests.browser.scenarios import santase_worked_example
 from tests.browser.test_tables import register, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -20,16 +21,7 @@ def test_it_exchanges_closes_and_declares_66_with_a_marriage_in_santase(server, 
     winning JD with JC; we exchange 9C for KC, close, lead QC announcing 40 and declare 66."""
     page = new_page()
     me = register(page, server)
-    hands = ["KH QH TH 9D QC JC".split(), "AH 9H KS QD AC TC".split()]
-    drawn = ["TS", "AS", "JD", "9C", "9S", "TD"]
-    deck = [r + s for s in "CDHS" for r in "9JQKTA"]
-    stock = drawn + [c for c in deck if c not in hands[0] + hands[1] + ["KC"] + drawn]
-    played = [(1, "9H"), (0, "TH"), (0, "QH", True), (1, "AH"), (1, "JD"), (0, "JC")]
-    actions = [dict({"seat": s, "type": "play", "card": c}, **({"marriage": True} if m else {}))
-               for s, c, *m in played]
-    table_id = server.scenario({"owner": me, "game": "sixtysix", "variant": "santase",
-                                "seats": ["me", "random"], "dealer": 0, "hands": hands,
-                                "stock": stock, "trump_card": "KC", "actions": actions})
+    table_id = server.scenario(santase_worked_example(me))
     open_table(page, server, table_id)
     assert page.locator("#hand [data-card='KC']").count() == 0
 
