@@ -165,7 +165,9 @@ class TableRun:
             del self.arrivals[old]
         st = self.stats
         event = msg.get("event") or {}
-        events = event.get("events", [event]) if event.get("kind") == "batch" else [event]
+        # Every event of the commit: the action that ends a deal comes with deal_end (and
+        # match_end) after it, and ``event`` is only the last of them.
+        events = msg.get("events") or (event.get("events", [event]) if event.get("kind") == "batch" else [event])
         action = next((e for e in events if e.get("kind") == "action"), None)
         if action is not None and st.in_window(t):
             st.actions_in_window += 1

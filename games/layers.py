@@ -14,11 +14,15 @@ the consumers only read what they receive (the Redis layers serialise it anyway)
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
 
 
 class EmbeddedChannelLayer(InMemoryChannelLayer):
@@ -77,6 +81,11 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
     # (games/broadcast.py does, for Celery workers).
     keeps_connections_per_loop = True
 
+    async def group_add(self, group, channel):
+        layer = self._get_layer()
+        await layer.group_add(group, channel)
+        _Resubscribed.watch(layer, layer._get_shard(layer._get_group_channel_name(group)))
+
     async def group_send_many(self, messages):
         layer = self._get_layer()
         by_shard: dict = {}
@@ -118,11 +127,7 @@ class _Publisher:
             items, waiters = self.pending, self.waiters
             self.pending, self.waiters = [], []
             try:
-                self.shard._ensure_redis()
-                async with self.shard._redis.pipeline(transaction=False) as pipe:
-                    for channel, data in items:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                await self._send(items)
             except Exception as exc:
                 _settle(waiters, exc)
             except BaseException:     # cancelled (the loop is closing): no waiter may hang
@@ -131,6 +136,63 @@ class _Publisher:
                 raise
             else:
                 _settle(waiters, None)
+
+    ATTEMPTS = 3
+
+    async def _send(self, items: list[tuple[str, bytes]]) -> None:
+        """One pipeline of PUBLISH commands. A connection the pool kept from before Redis went
+        away fails on its first use, after the subscribers have already renewed their
+        subscriptions and resynced (_Resubscribed): what it carried would be lost for good. redis-py
+        drops a connection that failed, so the next attempt connects afresh. (Were the commands
+        delivered after all, a socket drops an update it already has: versions.)"""
+        for attempt in range(1, self.ATTEMPTS + 1):
+            try:
+                self.shard._ensure_redis()
+                async with self.shard._redis.pipeline(transaction=False) as pipe:
+                    for channel, data in items:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                return
+            except (RedisConnectionError, RedisTimeoutError):
+                if attempt == self.ATTEMPTS:
+                    raise
+
+
+class _Resubscribed:
+    """Puts every table socket of this process right after its Redis subscriptions come back.
+
+    What is published while a process is not subscribed (Redis restarted, a dropped connection)
+    never reaches it, and a socket notices a missing update only when a later one comes
+    (games/consumers.py, ``table_send``): when none comes, as when everyone waits for the one that
+    was lost, the table would look stalled until a clock ran out. redis-py reconnects the shard's
+    subscriber connection by itself and subscribes it again; right after, this sends each socket
+    in a table group a ``table.lost``, and each answers with a fresh snapshot. Read after the
+    subscriptions were renewed, the snapshot covers every change published before them; later
+    ones arrive as updates (tests/scaled/test_faults.py, the Redis restart)."""
+
+    def __init__(self, layer, shard):
+        self.layer, self.shard = layer, shard
+
+    @classmethod
+    def watch(cls, layer, shard) -> None:
+        connection = getattr(shard._pubsub, "connection", None)
+        if connection is None or getattr(shard, "_games_watched", None) is connection:
+            return
+        watcher = shard._games_resubscribed = cls(layer, shard)    # redis-py keeps a weak reference
+        shard._games_watched = connection
+        connection.register_connect_callback(watcher.reconnected)
+
+    async def reconnected(self, connection) -> None:
+        layer = self.layer
+        prefix = layer._get_group_channel_name("table.")
+        lost = layer.channel_layer.serialize({"type": "table.lost"})
+        for group, members in list(layer.groups.items()):
+            if group.startswith(prefix) and layer._get_shard(group) is self.shard:
+                for channel in members:
+                    queue = layer.channels.get(channel)
+                    if queue is not None:
+                        queue.put_nowait(lost)
+        log.warning("the channel layer's Redis subscriptions were renewed: table sockets resync")
 
 
 def _settle(waiters: list[asyncio.Future], error: Exception | None) -> None:

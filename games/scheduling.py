@@ -6,17 +6,26 @@ games/tasks.py, which imports them: the task is sent by its registered name. Tes
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from celery import current_app
 from django.utils import timezone
 
 ADVANCE_TABLE = "games.tasks.advance_table"
+log = logging.getLogger(__name__)
 
 
 def _celery_schedule(table_id: int, version: int | None, due_at: datetime) -> None:
     eta = due_at if due_at > timezone.now() else None
-    current_app.send_task(ADVANCE_TABLE, (table_id, version), eta=eta)
+    try:
+        current_app.send_task(ADVANCE_TABLE, (table_id, version), eta=eta)
+    except Exception:
+        # The broker is unreachable (Redis restarting). This runs on commit: raising here would
+        # turn a committed move into an error for its player (a crashed socket) and skip the
+        # commit's other hooks. The table is overdue then, and the sweeper (games/tasks.py)
+        # does its work once the broker is back, as for any lost task.
+        log.warning("table %s: could not enqueue its next work; the sweeper will", table_id, exc_info=True)
 
 
 _scheduler = _celery_schedule

@@ -68,3 +68,17 @@ def test_a_kept_user_can_be_attached_without_a_query():
         seat.user = user
         assert seat.user.username == "kept"
     assert len(q) == 0
+
+
+def test_what_the_scaled_layer_and_the_worker_lean_on_after_a_broker_or_redis_restart():
+    """games/layers.py (_Resubscribed) hooks the shard's subscriber connection and fills the loop
+    layer's queues; config/worker.py overrides one method of Celery's consumer."""
+    from celery.worker.consumer import Consumer
+    from channels_redis.pubsub import RedisPubSubLoopLayer, RedisSingleShardConnection
+    from redis.asyncio.connection import AbstractConnection
+
+    assert "_pubsub" in inspect.getsource(RedisSingleShardConnection.__init__)
+    source = inspect.getsource(RedisPubSubLoopLayer.__init__)
+    assert "self.channels" in source and "self.groups" in source
+    assert callable(AbstractConnection.register_connect_callback)
+    assert callable(Consumer.on_connection_error_after_connected)
