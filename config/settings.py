@@ -52,16 +52,19 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "axes",                 # login failures per address and per account (limits below)
+    "csp",                  # django-csp's checks of its settings (the policy: security headers below)
     "channels",
     "accounts",
     "games",
     "tournaments",
     "ratings",
+    "moderation",           # mutes and reports
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.csp.CSPMiddleware",         # Content-Security-Policy on every page (security headers below)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,6 +180,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # it closes them only every 2 x this many tasks then, and config/celery.py applies CONN_MAX_AGE.
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's consumer, made to survive the broker going away (config/worker.py).
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05   # kombu's default is 1 s
@@ -200,6 +205,9 @@ GAMES_REPLACEMENT_BOT = env.str("REPLACEMENT_BOT", default="basic")  # who takes
 # clocks) are found by the sweeper every SWEEP_SECONDS.
 GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
 GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # how late before the sweeper steps in
+# A player whose last socket closed mid-match may come back within this many seconds; after it his
+# opponent may claim the win (2 players) or a bot takes his seat (4 players). games/clocks.py
+GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 # Threads per web process for socket work off the event loop (games/consumers.py).
 GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
 # Per game, a public table of bots playing (to watch) and one waiting for a player (games/showcase.py).
@@ -273,6 +281,25 @@ if HTTPS:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp 4; README, "Content Security Policy"): scripts, styles, fonts and
+# everything fetched come from this site only, so an injected <script>, inline handler or style=""
+# does nothing. The pages hold no inline code (JSON data blocks only; behaviour in static/js/), and
+# the admin's pages are clean too. img-src data: is the table's favicon, drawn on a canvas; the
+# middleware (config/csp.py) adds this site's websocket origin (ws:// or wss://host) to connect-src.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 if not DEBUG:
     STORAGES = {

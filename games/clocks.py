@@ -3,7 +3,12 @@
 Each seat has a bank; when its turn starts the increment is added and the deadline is bank +
 increment from then. Clocks run only for human seats that must act; bots answer after a
 human-like delay instead. ``due_at`` is when a table next needs a task: a bot's move, the
-earliest deadline, or the next deal.
+earliest deadline, the next deal, or (4 players) the end of a leaver's grace.
+
+Leavers: a player whose last socket closed during the match is away (``Seat.away_since``, set by
+services.set_connected). After LEAVER_GRACE_SECONDS he has abandoned it: in a two-player match his
+opponent may claim the win (services.claim_win), in a four-player match a bot takes his seat (the
+due work, services.advance), in both he loses as on time.
 """
 from __future__ import annotations
 
@@ -65,9 +70,10 @@ def reset(live: Live) -> None:
 
 def due_at(live: Live, now: datetime) -> datetime | None:
     t = live.table
+    graces = [end for s in live.seats if bot_takes_over(live) and (end := grace_end(live, s)) is not None]
     if t.status == Status.BETWEEN_DEALS:
-        return t.next_deal_at
-    times = []
+        return min([d for d in (t.next_deal_at,) if d is not None] + graces, default=None)
+    times = graces
     for i in sorted(acting(live)):
         seat = live.seats[i]
         if seat.is_bot:
@@ -84,4 +90,33 @@ def expired(live: Live, now: datetime) -> int | None:
         d = deadline(seat)
         if not seat.is_bot and d is not None and d <= now:
             return i
+    return None
+
+
+# --- leavers ------------------------------------------------------------------------------------
+def running(live: Live) -> bool:
+    """A match is on (in a deal or between two): the time when leaving abandons it."""
+    return (live.table.status in (Status.PLAYING, Status.BETWEEN_DEALS) and live.match is not None
+            and not live.match.finished)
+
+
+def bot_takes_over(live: Live) -> bool:
+    """What a player's abandoning (or running out of time) does: in a two-player match the
+    opponent wins; with more seats a bot plays on in his place."""
+    return len(live.seats) > 2
+
+
+def grace_end(live: Live, seat: Seat) -> datetime | None:
+    """When an away player's grace ends (None: he is not away, or no match is on)."""
+    if seat.away_since is None or seat.is_bot or not running(live):
+        return None
+    return seat.away_since + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS)
+
+
+def abandoned(live: Live, now: datetime) -> int | None:
+    """A seat whose player left and whose grace is over."""
+    for seat in live.seats:
+        end = grace_end(live, seat)
+        if end is not None and end <= now:
+            return seat.index
     return None

@@ -16,8 +16,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from moderation import mutes, services as moderation
 
 from . import broadcast, limits, loading, messages, services, wire
 from .engine.core import GAME_NAMES
@@ -114,6 +117,7 @@ class TableConsumer(ThinConsumer):
             await self.close(code=refusal)
             return
         await self.accept()
+        await self._watch_mutes()       # before the snapshot: its chat and later lines agree
         await self._resync(kind="snapshot")
 
     def _refusal(self) -> int | None:
@@ -125,9 +129,11 @@ class TableConsumer(ThinConsumer):
         return None
 
     async def disconnect(self, code):
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await in_thread(services.set_connected)(self.table_id, self.seat, -1)
+            await self._count(self.seat, -1)
             if self.seat is not None:
                 await broadcast.send(self.channel_layer, await in_thread(self._left)())
 
@@ -146,17 +152,33 @@ class TableConsumer(ThinConsumer):
             return
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await in_thread(services.set_connected)(self.table_id, self.seat, -1)
+            await self._count(self.seat, -1)
         await self.channel_layer.group_add(group, self.channel_name)
-        await in_thread(services.set_connected)(self.table_id, seat, +1)
+        await self._count(seat, +1)
         self.group, self.seat = group, seat
 
+    async def _count(self, seat: int | None, delta: int) -> None:
+        """Count this socket in or out of its group; a player's last socket closing during a
+        match, or his first coming back, is a change the table is sent (services.set_connected)."""
+        await broadcast.send(self.channel_layer, await in_thread(self._counted)(seat, delta))
+
+    def _counted(self, seat: int | None, delta: int) -> list:
+        with translation.override(self.language), broadcast.collecting() as sent:
+            services.set_connected(self.table_id, seat, delta)
+        return sent
+
     async def _resync(self, kind="snapshot", events=None) -> None:
-        """Join the right group, then send a full snapshot (joining first: nothing is missed)."""
-        msg, seat = await in_thread(self._snapshot)()
-        if seat != self.seat or self.group is None:
-            await self._join(seat)
+        """Join the right group, then send a full snapshot (joining first: nothing is missed).
+        Without the database the socket is told so (``unavailable``), not closed."""
+        try:
             msg, seat = await in_thread(self._snapshot)()
+            if seat != self.seat or self.group is None:
+                await self._join(seat)
+                msg, seat = await in_thread(self._snapshot)()
+        except (OperationalError, InterfaceError):
+            log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
+            await self.send_json(self._unavailable())
+            return
         msg["type"] = kind
         if events:
             msg["event"] = events[-1]
@@ -179,6 +201,9 @@ class TableConsumer(ThinConsumer):
             data = None
         if isinstance(data, dict) and data.get("type") == "sync":
             await self._resync()
+            return
+        if isinstance(data, dict) and data.get("type") in self.MODERATION:
+            await self._moderate(data)
             return
         started = time.monotonic()
         sent, error = await _handle_in_thread(self, data)
@@ -207,7 +232,19 @@ class TableConsumer(ThinConsumer):
                 handler(self, data)
             except ServiceError as err:
                 return sent, self._error(err)
+            except (OperationalError, InterfaceError):
+                # The database is out of reach (restarting, say): the change was rolled back whole
+                # (were its COMMIT's answer what got lost, a retry finds the table moved on:
+                # stale). Answered, not a crash of the socket; the client may try again.
+                log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
+                return sent, self._unavailable()
         return sent, None
+
+    def _unavailable(self) -> dict:
+        with translation.override(self.language):
+            return ServiceError("unavailable", _(
+                "The server cannot reach its database just now. Please try again in a moment."),
+                self.version).as_json(self.version)
 
     def _error(self, err: ServiceError) -> dict:
         version = err.version
@@ -233,8 +270,11 @@ class TableConsumer(ThinConsumer):
     def on_rematch(self, data):
         services.rematch(self.table_id, self.user, data.get("version"), data.get("answer"))
 
+    def on_claim_win(self, data):
+        services.claim_win(self.table_id, self.user, data.get("version"))
+
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
-                "chat": on_chat, "rematch": on_rematch}
+                "chat": on_chat, "rematch": on_rematch, "claim_win": on_claim_win}
 
     # --- from the group -----------------------------------------------------------------------------
     async def table_send(self, event):
@@ -245,6 +285,8 @@ class TableConsumer(ThinConsumer):
         gets a fresh snapshot instead. Updates its snapshot already showed are dropped."""
         version = event.get("version")
         if version is None or self.version is None:     # chat
+            if event.get("author") in self.muted:       # a player this user muted
+                return
             await self.send(text_data=event["text"])
             return
         if version <= self.version:
@@ -264,9 +306,15 @@ class TableConsumer(ThinConsumer):
             return
         self.gap_check_pending = True
         message = {"type": "table.gap", "version": self.version}
-        # Through the layer, so that the check is dispatched in turn with everything else.
-        asyncio.get_running_loop().call_later(
-            GAP_SECONDS, lambda: asyncio.ensure_future(self.channel_layer.send(self.channel_name, message)))
+
+        async def ask():
+            # Through the layer, so that the check is dispatched in turn with everything else.
+            try:
+                await self.channel_layer.send(self.channel_name, message)
+            except Exception:       # the layer is down: not pending, or no gap would be checked again
+                self.gap_check_pending = False
+                log.warning("table %s: could not schedule a gap check", self.table_id, exc_info=True)
+        asyncio.get_running_loop().call_later(GAP_SECONDS, lambda: asyncio.ensure_future(ask()))
 
     async def table_gap(self, event):
         self.gap_check_pending = False
@@ -280,6 +328,57 @@ class TableConsumer(ThinConsumer):
 
     async def table_resync(self, event):
         await self._resync(kind="update", events=event.get("events"))
+
+    async def table_lost(self, event):
+        """This process's Redis subscriptions were renewed (games/layers.py): what was published
+        meanwhile is lost, so the socket starts again from a fresh snapshot."""
+        if self.user_group:         # a change of his mutes may have been lost too (moderation)
+            self.muted = await in_thread(mutes.muted_ids)(self.user.pk)
+        await self._resync()
+
+    # --- mutes and reports (moderation/) ----------------------------------------------------------
+    # A muted player's chat never reaches the muter's sockets: each socket of a user keeps the set
+    # of players he muted (``table_send`` drops their lines; the snapshot leaves them out) and is
+    # in his own group (messages.user_group), where moderation/services.py announces a change of
+    # his mutes from whichever process made it (a socket, his profile page): each reloads the set.
+    MODERATION = ("mute", "unmute", "report")
+    muted: frozenset = frozenset()
+    user_group: str | None = None
+
+    async def _watch_mutes(self) -> None:
+        if not getattr(self.user, "is_authenticated", False):
+            return
+        self.user_group = messages.user_group(self.user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        self.muted = await in_thread(mutes.muted_ids)(self.user.pk)     # after joining: no change missed
+
+    async def user_mutes(self, event):
+        """This user's mutes changed: reload them; the client hides the lines of those now muted."""
+        self.muted, names = await in_thread(mutes.muted)(self.user.pk)
+        await self.send_json({"type": "muted", "muted": names})
+
+    async def _moderate(self, data) -> None:
+        sent, reply = await in_thread(self._moderation)(data)
+        await broadcast.send(self.channel_layer, sent)
+        if reply is not None:
+            await self.send_json(reply)
+
+    def _moderation(self, data) -> tuple[list, dict | None]:
+        """``mute``/``unmute`` (answered through the user's group, see ``user_mutes``) or ``report``
+        (answered ``reported``): what the commit sends, and the reply or error."""
+        with translation.override(self.language), broadcast.collecting() as sent:
+            try:
+                if data["type"] == "mute":
+                    moderation.mute(self.user, data.get("name"))
+                elif data["type"] == "unmute":
+                    moderation.unmute(self.user, data.get("name"))
+                else:
+                    moderation.report(self.user, data.get("name"), data.get("reason"), data.get("text"),
+                                      table_id=self.table_id)
+                    return sent, {"type": "reported", "name": data.get("name")}
+            except ServiceError as err:
+                return sent, self._error(err)
+        return sent, None
 
 
 class LobbyConsumer(ThinConsumer):

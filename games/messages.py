@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import wire
 from games.engine import core
+from moderation import mutes
 
 from . import clocks, signals
 from .loading import Live, load, seat_of
@@ -48,6 +49,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
+def user_group(user_id: int) -> str:
+    """All the table sockets of one user, on every process: told when his mutes change (moderation)."""
+    return f"user.{user_id}"
+
+
 def group_of(table_id: int, seat: int | None) -> str:
     """The group of a seat's sockets, or (None) of the spectators'."""
     return spectator_group(table_id) if seat is None else seat_group(table_id, seat)
@@ -71,9 +77,13 @@ def epoch_ms(when: datetime | None) -> int | None:
     return None if when is None else int(when.timestamp() * 1000)
 
 
-def _seat_json(s: Seat) -> dict:
+def _seat_json(live: Live, s: Seat) -> dict:
+    """A seat; ``away_since`` (epoch ms): its player left the match in progress, and at
+    ``grace_ends_at`` his opponent may claim the win (2 players) or a bot takes the seat (4)."""
+    grace_end = clocks.grace_end(live, s)
     return {"seat": s.index, "name": s.player_name, "is_bot": s.is_bot,
-            "bot_level": s.bot_level or None, "connected": s.connections > 0}
+            "bot_level": s.bot_level or None, "connected": s.connections > 0,
+            "away_since": epoch_ms(s.away_since) if grace_end else None, "grace_ends_at": epoch_ms(grace_end)}
 
 
 def table_json(live: Live, now: datetime | None = None, *, summary: bool = False) -> dict:
@@ -86,7 +96,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
         "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
         "status": status,
         "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
-        "seats": [_seat_json(s) for s in live.seats],
+        "seats": [_seat_json(live, s) for s in live.seats],
         "owner": t.owner.username if t.owner_id else None,
         "version": t.version,
     }
@@ -97,7 +107,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
     data["match"] = None if m is None else {
         "scores": e.scores, "bags": e.bags, "deal_number": e.deal_number, "dealer": e.dealer,
         "over": m.finished, "winners": m.winners, "ranks": m.ranks, "results": e.results,
-        "timed_out": m.timed_out, "ended_by": m.ended_by or None,
+        "timed_out": m.timed_out, "abandoned": m.abandoned, "ended_by": m.ended_by or None,
     }
     deadlines = [clocks.deadline(s) for s in live.seats]
     data["clocks"] = {
@@ -174,7 +184,11 @@ def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int 
     live = load(table_id)
     seat = seat_of(live, user)
     msg = message(live, seat)
+    # Without the lines of players this user muted (moderation); ``muted`` names them for the client.
+    muted_ids, msg["muted"] = mutes.muted(getattr(user, "id", None))
+    msg["me"] = user.username if getattr(user, "is_authenticated", False) else None
     msg["chat"] = [c.as_json() for c in reversed(ChatMessage.objects.filter(table_id=table_id)
+                                                  .exclude(user_id__in=muted_ids)
                                                   .order_by("-id")[:CHAT_HISTORY])]
     own = seat is not None or live.table.owner_id == getattr(user, "id", None)
     msg["invite"] = live.table.invite_token if own else None
@@ -207,7 +221,8 @@ def commit_messages(live: Live, events: list[dict], now: datetime, *, resync: bo
 
 
 def chat_messages(table_id: int, game: str, chat: ChatMessage) -> list[Message]:
-    payload = send_text({"type": "chat", "message": chat.as_json()})
+    # ``author``: sockets of users who muted him drop the line (games/consumers.py table_send).
+    payload = dict(send_text({"type": "chat", "message": chat.as_json()}), author=chat.user_id)
     return [(g, payload) for g in all_groups(table_id, core.get_rules(game).seats)]
 
 

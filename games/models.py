@@ -68,6 +68,9 @@ class Seat(models.Model):
     # Set while this seat's clock runs (it is among the seats to act).
     turn_started_at = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)
+    # When the player's last socket closed during the match (services.set_connected); cleared when
+    # one opens again. After LEAVER_GRACE_SECONDS he has abandoned the match (games/clocks.py).
+    away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         unique_together = [("table", "index")]
@@ -99,7 +102,10 @@ class Match(models.Model):
     ranks = models.JSONField(null=True, blank=True)
     # Seats that lost on time: a forfeit (2 players) or a bot took over (4 players).
     timed_out = models.JSONField(default=list, blank=True)
-    ended_by = models.CharField(max_length=16, blank=True)   # "" | "score" | "timeout"
+    # Of those, the seats that left the match and did not come back within the grace (the opponent
+    # claimed the win, or a bot took the seat): they lose exactly as on time.
+    abandoned = models.JSONField(default=list, db_default=[], blank=True)
+    ended_by = models.CharField(max_length=16, blank=True)   # "" | "score" | "timeout" | "abandoned"
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
 from games import bots, broadcast, clocks, limits, messages, prepared, reasons, scheduling
@@ -28,14 +28,14 @@ from games.engine.core import IllegalAction, Match as EngineMatch
 
 from . import signals
 from .errors import ServiceError
-from .loading import Live, locked, select_table
+from .loading import Live, locked, seat_of, select_table
 from .models import ChatMessage, Deal, Match, Seat, Table
 
 log = logging.getLogger(__name__)
 Status = Table.Status
 
 __all__ = ["ServiceError", "create_table", "sit", "leave", "start", "act", "advance", "chat",
-           "set_connected", "final_ranks", "rematch", "rematch_left"]
+           "set_connected", "claim_win", "final_ranks", "rematch", "rematch_left"]
 
 
 # --- after a change: versions, messages, the next task -------------------------------------------------
@@ -332,13 +332,18 @@ def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
         return None
     if t.due_at > now:
         return t.due_at
-    if t.status == Status.BETWEEN_DEALS:
+    gone = clocks.abandoned(live, now) if clocks.bot_takes_over(live) else None
+    if gone is not None:        # a leaver's grace is over: a bot takes his seat
+        _time_out(live, gone, now, abandoned=True)
+        return None
+    if t.status == Status.BETWEEN_DEALS and (t.next_deal_at is None or t.next_deal_at <= now):
         _new_deal(live, now)
         _bump(live, now)
         _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now)
         return None
     if t.status != Status.PLAYING or live.state is None:
-        return None
+        # Between deals with the pause not over: what was due (a leaver's grace) is gone.
+        return _not_due(live, now) if t.status == Status.BETWEEN_DEALS else None
     late = clocks.expired(live, now)
     if late is not None:
         _time_out(live, late, now)
@@ -355,7 +360,12 @@ def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
                 fallback = bots.choose_action("random", view)
                 _commit_action(live, i, dict(fallback, seat=i), now)
             return None
-    # Nothing was due after all: store the right due time and look again then.
+    return _not_due(live, now)
+
+
+def _not_due(live: Live, now: datetime) -> None:
+    """Nothing was due after all: store the right due time and look again then."""
+    t = live.table
     t.due_at = clocks.due_at(live, now)
     prepared.update(t, ("due_at",))
     _schedule(live)
@@ -366,22 +376,28 @@ def _bot_level(level: str) -> str:
     return level if level in bots.BOTS else "random"
 
 
-def _time_out(live: Live, seat_index: int, now: datetime) -> None:
+def _time_out(live: Live, seat_index: int, now: datetime, *, abandoned: bool = False) -> None:
+    """A seat's clock ran out, or (``abandoned``) its player left and did not come back within
+    the grace: the same loss (Match.timed_out; the leaver is also in Match.abandoned)."""
     seat = live.seats[seat_index]
     clocks.stop(live, seat, now)
     m = live.match
     m.timed_out = sorted(set(m.timed_out) | {seat_index})
     event = {"kind": "timeout", "seat": seat_index}
-    if len(live.seats) == 2:
+    if abandoned:
+        m.abandoned = sorted(set(m.abandoned or []) | {seat_index})
+        event = {"kind": "abandoned", "seat": seat_index}
+    if not clocks.bot_takes_over(live):
         m.save()
-        events = [event, _finish_match(live, now, "timeout")]
+        events = [event, _finish_match(live, now, "abandoned" if abandoned else "timeout")]
         clocks.run(live, now)
         _bump(live, now)
         _broadcast(live, events, now, lobby=True)
         return
     level = _bot_level(settings.GAMES_REPLACEMENT_BOT)
     seat.replaced_by_bot = level
-    seat.save(update_fields=["replaced_by_bot"])
+    seat.away_since = None
+    seat.save(update_fields=["replaced_by_bot", "away_since"])
     m.save()
     event["replaced_by"] = f"bot:{level}"
     clocks.run(live, now)
@@ -411,13 +427,85 @@ def set_connected(table_id: int, seat: int | None, delta: int) -> None:
     versioned change. The counts decide which groups a change is sent to (listeners), so they
     are counted under the table's lock: a change in progress has read them already, and a
     socket counted meanwhile would get neither that change's update nor, in the snapshot it
-    reads next, its result."""
+    reads next, its result.
+
+    Except for leavers: a player's last socket closing during a match (he is away from then,
+    ``Seat.away_since``), or his first opening again while he is away, is a versioned change
+    that everyone at the table is sent (games/clocks.py: what his leaving leads to). Counts are
+    only what the processes report: a web process killed without closing its sockets never
+    takes them off, so its players look connected (and are never away) until they come back
+    and leave again."""
     with transaction.atomic():
-        select_table(True).fetch(table_id)
+        if not select_table(True).fetch(table_id):
+            return
         if seat is None:
             Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
-        else:
-            Seat.objects.filter(table_id=table_id, index=seat).update(connections=F("connections") + delta)
+            return
+        seats = Seat.objects.filter(table_id=table_id, index=seat)
+        seats.update(connections=F("connections") + delta)
+        turned = (seats.filter(connections__lte=0, away_since__isnull=True,
+                               table__status__in=(Status.PLAYING, Status.BETWEEN_DEALS)) if delta < 0
+                  else seats.filter(connections__gt=0, away_since__isnull=False))
+        if delta and turned.exists():
+            with locked(table_id) as live:
+                _presence(live, seat, timezone.now())
+        elif delta and seats.filter(table__status=Status.WAITING, user__isnull=False, user__is_bot=False,
+                                    connections=max(delta, 0)).exists():
+            # Before the match a seated player's first socket (he just sat down, or came back) or
+            # his last one closing is shown to the others at once, not with the next change.
+            with locked(table_id) as live:
+                now = timezone.now()
+                _bump(live, now)
+                _broadcast(live, [{"kind": "presence", "seat": seat, "connected": delta > 0}], now)
+
+
+def _presence(live: Live, index: int, now: datetime) -> None:
+    """A player's last socket closed (away), or one opened while he was away (back)."""
+    seat = live.seats[index]
+    if seat.connections <= 0:
+        if seat.away_since is not None or seat.user_id is None or seat.is_bot or not clocks.running(live):
+            return
+        seat.away_since = now
+        event = {"kind": "away", "seat": index, "since": messages.epoch_ms(now)}
+    else:
+        if seat.away_since is None:
+            return
+        seat.away_since = None
+        event = {"kind": "back", "seat": index}
+    live.writes.append((seat, ("away_since",)))
+    if not clocks.running(live):        # the match ended meanwhile: nothing to tell
+        return
+    _bump(live, now)
+    _broadcast(live, [event], now)
+
+
+def claim_win(table_id: int, user, version) -> None:
+    """In a two-player match, the player whose opponent left and did not come back within
+    LEAVER_GRACE_SECONDS wins at once (as on Lichess); the leaver loses as on time."""
+    now = timezone.now()
+    with locked(table_id) as live:
+        t = live.table
+        me = seat_of(live, user)
+        if me is None:
+            raise ServiceError("spectator", _("Only a player of this match can claim the win."), t.version)
+        if clocks.bot_takes_over(live):
+            raise ServiceError("bad_request", _("At this table a bot takes the place of a player who left: "
+                                                "there is no win to claim."), t.version)
+        if not clocks.running(live):
+            raise ServiceError("bad_request", _("No match is in progress."), t.version)
+        other = live.seats[1 - me]
+        end = clocks.grace_end(live, other)
+        if end is None:
+            raise ServiceError("opponent_here", _("Your opponent is at the table."), t.version)
+        if end > now:
+            wait = max(1, int((end - now).total_seconds() + 0.999))
+            raise ServiceError("claim_too_early", ngettext(
+                "Your opponent may still come back: you can claim the win in %(n)d second.",
+                "Your opponent may still come back: you can claim the win in %(n)d seconds.", wait) % {"n": wait},
+                t.version, params={"retry_after": wait})
+        if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
+            raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
+        _time_out(live, other.index, now, abandoned=True)
 
 
 # --- rematch -------------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ class MatchPlayer(models.Model):
     rated = models.BooleanField(default=False)
     private = models.BooleanField(default=False)
     timed_out = models.BooleanField(default=False)
+    # Left the match and did not come back in time (games Match.abandoned; also timed_out).
+    abandoned = models.BooleanField(default=False, db_default=False)
     finished_at = models.DateTimeField()
 
     class Meta:

@@ -64,7 +64,8 @@ def record_players(match: Match, table=None) -> list[MatchPlayer]:
         rank=ranks[s.index], result=result_of(ranks[s.index], ranks),
         score=seat_scores[s.index],                      # a partnership's seats: the team's score
         game=table.game, variant=table.variant, rated=table.rated, private=table.private,
-        timed_out=s.index in match.timed_out, finished_at=match.finished_at or timezone.now(),
+        timed_out=s.index in match.timed_out, abandoned=s.index in (match.abandoned or []),
+        finished_at=match.finished_at or timezone.now(),
     ) for s in seats]
     MatchPlayer.objects.bulk_create(rows, ignore_conflicts=True)
     return list(MatchPlayer.objects.filter(match=match))
@@ -264,7 +265,7 @@ def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
 def totals(person) -> dict:
     agg = MatchPlayer.objects.filter(user=person).aggregate(
         games=Count("id"), wins=Count("id", filter=Q(result=Result.WIN)),
-        draws=Count("id", filter=Q(result=Result.DRAW)))
+        draws=Count("id", filter=Q(result=Result.DRAW)), abandoned=Count("id", filter=Q(abandoned=True)))
     agg["win_rate"] = round(100 * agg["wins"] / agg["games"]) if agg["games"] else 0
     return agg
 

@@ -143,6 +143,7 @@
         S.live = false;     // a whole new picture: shown as it is, nothing travels
         accept(msg);
         S.chat = msg.chat || [];
+        pmSnapshot(msg);        /* players' menu: who I am, whom I muted */
         S.ratings = msg.ratings || null;
         if (msg.invite) S.invite = msg.invite;
         autoSit();
@@ -158,6 +159,9 @@
         break;
       case "chat":
         if (msg.message) { S.chat.push(msg.message); appendChat(msg.message); }
+        return;
+      case "muted": case "reported":      /* players' menu */
+        pmMessage(msg);
         return;
       case "ratings":
         S.ratings = msg.changes || null;
@@ -267,11 +271,12 @@
     return t("seat_n", { n: seat + 1 });
   }
   function toAct() {
+    if (S.table && S.table.status === "finished") return [];     // a forfeit leaves its deal unfinished
     if (S.view && S.view.to_act && !S.view.over) return S.view.to_act;
     if (S.table && S.table.clocks && S.table.clocks.to_act) return S.table.clocks.to_act;
     return [];
   }
-  function legal() { return (S.view && S.view.legal) || []; }
+  function legal() { return (S.view && S.table && S.table.status !== "finished" && S.view.legal) || []; }
   function legalPlays() {
     var map = {};
     legal().forEach(function (a) {
@@ -321,6 +326,7 @@
     renderSeats();
     renderCenter();
     renderPrompt();
+    renderLeaver();     /* leavers: away seats, claiming the win */
     renderHand();
     renderMine();
     renderScores();
@@ -370,7 +376,8 @@
     if (tb) {
       parts.push(t("status_" + tb.status));
       if (tb.match && typeof tb.match.deal_number === "number" && tb.status !== "waiting") {
-        parts.push(t("deal_n", { n: tb.match.deal_number + (tb.status === "playing" ? 1 : 0) }));
+        var cut = tb.status === "finished" && S.view && !S.view.over;     // a forfeit mid-deal
+        parts.push(t("deal_n", { n: tb.match.deal_number + (tb.status === "playing" || cut ? 1 : 0) }));
       }
     }
     node.textContent = parts.join(" \u00b7 ");
@@ -409,9 +416,12 @@
       var head = el("div", "seat-head");
       var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
       name.title = name.textContent;   // cut with an ellipsis when long: the whole name on hover
-      head.appendChild(name);
+      head.appendChild(pmSeatName(name, info));     /* players' menu: a button for another player */
       if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
-      if (info && info.name && !info.is_bot && info.connected === false) head.appendChild(el("span", "badge away", t("away")));
+      // Away: during a match the server says so (away_since, after a grace: leaverBadge); before
+      // it, a seated player with no socket open is simply not at the table.
+      if (!leaverBadge(head, seat) && info && info.name && !info.is_bot && info.connected === false &&
+          tb && tb.status === "waiting") head.appendChild(el("span", "badge away", t("away")));
       if (v && v.dealer === seat) head.appendChild(el("span", "badge dealer", t("dealer_short")));
       box.appendChild(head);
 
@@ -1193,6 +1203,7 @@
    * "ratings" message) and the rematch: offered by a player, answered by the others (bots accept
    * at once), shown live to everyone; when all have accepted, everyone moves to the new table. */
   function renderMatchEnd(panel) {
+    leaverNote(panel);      /* leavers: who left the match */
     if (S.table.rated) panel.appendChild(ratingsBox());
     var box = rematchBox();
     if (box) panel.appendChild(box);
@@ -1274,7 +1285,7 @@
   /* ---------------------------------------------------------------- chat, toasts */
   function chatLine(m) {
     var line = el("div", "chat-line");
-    line.appendChild(el("span", "chat-from", (m.from || "?") + ": "));
+    line.appendChild(pmChatFrom(m));      /* players' menu: the author's name, a button */
     line.appendChild(el("span", "chat-text", m.text || ""));
     return line;
   }
@@ -1318,6 +1329,7 @@
       var left = Math.max(0, Math.ceil((at - Date.now() - S.skew) / 1000));
       nd.textContent = t("next_deal_in", { n: left });
     }
+    tickLeaver();       /* leavers: the grace's countdown */
     var nodes = app.querySelectorAll("[data-clock-seat]");
     for (var i = 0; i < nodes.length; i++) {
       var seat = +nodes[i].getAttribute("data-clock-seat");
@@ -1326,6 +1338,347 @@
       nodes[i].classList.toggle("low", ms !== null && ms < 15000 && toAct().indexOf(seat) >= 0);
     }
   }, 250);
+
+  /* ================================================================ players' menu: mute, report
+   * A player's name (a chat line's author, another player's seat box) is a button that opens a
+   * small menu: Mute/Unmute and Report (a reason and optional words, then a "Report sent" toast).
+   * The server keeps a muted player's chat away from all this user's sockets and leaves it out of
+   * snapshots (docs/PROTOCOL.md, "Mute and report"); here the lines already shown go at once when
+   * the "muted" list comes. Hooks elsewhere: handle() (snapshot, "muted", "reported"), chatLine()
+   * and renderSeats(). Keyboard: arrows move through the menu, Escape closes it, Tab leaves it. */
+  var PM = { me: null, muted: [], pop: null, trigger: null, name: null, where: null, pending: null };
+  var PM_REASONS = ["abuse", "cheating", "spam", "other"];
+
+  function pmSnapshot(msg) {
+    PM.me = msg.me || null;
+    PM.muted = msg.muted || [];
+  }
+
+  function pmMessage(msg) {
+    if (msg.type === "reported") { toast(t("pm_report_sent")); return; }
+    var before = PM.muted;
+    PM.muted = msg.muted || [];
+    var shown = S.chat.length;
+    S.chat = S.chat.filter(function (m) { return PM.muted.indexOf(m.from) < 0; });
+    if (S.chat.length !== shown) renderChat();
+    var p = PM.pending;
+    if (p && (p.kind === "mute") === (PM.muted.indexOf(p.name) >= 0)) {
+      toast(t(p.kind === "mute" ? "pm_muted" : "pm_unmuted", { name: p.name }));
+      PM.pending = null;
+    }
+    // Someone unmuted: a fresh snapshot brings his earlier lines back.
+    if (before.some(function (name) { return PM.muted.indexOf(name) < 0; })) send({ type: "sync" });
+  }
+
+  /* Only a logged-in user (the snapshot's "me") acts on another person; bots are no one to mute. */
+  function pmCanTarget(name) { return !!PM.me && !!name && name !== PM.me && !isBotName(name); }
+
+  function pmTrigger(name, content, where) {
+    var b = el("button", "player-name-btn");
+    b.type = "button";
+    b.setAttribute("aria-haspopup", "menu");
+    b.setAttribute("aria-expanded", PM.pop && !PM.pop.hidden && PM.name === name && PM.where === where ? "true" : "false");
+    b.setAttribute("data-player", name);
+    b.setAttribute("data-where", where);
+    b.appendChild(content);
+    b.addEventListener("click", function () { pmOpen(name, b, where); });
+    return b;
+  }
+  function pmChatFrom(m) {
+    var from = el("span", "chat-from");
+    if (!pmCanTarget(m.from)) { from.textContent = (m.from || "?") + ": "; return from; }
+    from.appendChild(pmTrigger(m.from, el("span", null, m.from), "chat"));
+    from.appendChild(document.createTextNode(": "));
+    return from;
+  }
+  function pmSeatName(node, info) {
+    return info && info.name && !info.is_bot && pmCanTarget(info.name) ? pmTrigger(info.name, node, "seat") : node;
+  }
+
+  function pmPopup() {
+    if (PM.pop) return PM.pop;
+    var pop = PM.pop = el("div", "player-menu");
+    pop.id = "player-menu";
+    pop.hidden = true;
+    pop.addEventListener("keydown", pmKey);
+    pop.addEventListener("focusout", function (e) {
+      if (e.relatedTarget && !pop.contains(e.relatedTarget)) pmClose(false);
+    });
+    // A press elsewhere closes it (on pointerdown: a click inside may redraw it, leaving its target
+    // outside by the time the click reaches the document).
+    document.addEventListener("pointerdown", function (e) {
+      if (!pop.hidden && !pop.contains(e.target) && !(e.target.closest && e.target.closest(".player-name-btn"))) pmClose(false);
+    });
+    app.appendChild(pop);
+    return pop;
+  }
+
+  function pmItem(label, action, onClick) {
+    var b = el("button", "player-menu-item", label);
+    b.type = "button";
+    b.setAttribute("role", "menuitem");
+    b.setAttribute("tabindex", "-1");
+    b.setAttribute("data-pm", action);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function pmTitle(text) {
+    var title = el("div", "player-menu-title", text);
+    title.id = "player-menu-title";
+    return title;
+  }
+
+  function pmOpen(name, trigger, where) {
+    var pop = pmPopup();
+    if (!pop.hidden && PM.name === name && PM.where === where) { pmClose(true); return; }   // a toggle
+    pmExpanded(false);
+    PM.name = name; PM.trigger = trigger; PM.where = where;
+    clear(pop);
+    pop.removeAttribute("role");
+    pop.appendChild(pmTitle(name));
+    var menu = el("div", "player-menu-items");
+    menu.setAttribute("role", "menu");
+    menu.setAttribute("aria-labelledby", "player-menu-title");
+    var muted = PM.muted.indexOf(name) >= 0, kind = muted ? "unmute" : "mute";
+    menu.appendChild(pmItem(t("pm_" + kind), kind, function () {
+      PM.pending = { kind: kind, name: name };
+      if (send({ type: kind, name: name })) pmClose(true);
+    }));
+    menu.appendChild(pmItem(t("pm_report"), "report", function () { pmReportForm(name); }));
+    var profile = el("a", "player-menu-item", t("pm_profile"));
+    profile.href = "/accounts/u/" + encodeURIComponent(name) + "/";      // accounts/urls.py "profile"
+    profile.setAttribute("role", "menuitem");
+    profile.setAttribute("tabindex", "-1");
+    menu.appendChild(profile);
+    pop.appendChild(menu);
+    pop.hidden = false;
+    pmPlace();
+    pmExpanded(true);
+    pmItems()[0].focus();
+  }
+
+  function pmReportForm(name) {
+    var pop = PM.pop;
+    clear(pop);
+    pop.setAttribute("role", "dialog");
+    pop.setAttribute("aria-labelledby", "player-menu-title");
+    var form = el("form", "player-report");
+    form.appendChild(pmTitle(t("pm_report_title", { name: name })));
+    var reason = el("label", "player-report-field", t("pm_reason"));
+    var select = el("select");
+    select.name = "reason";
+    PM_REASONS.forEach(function (r) {
+      var o = el("option", null, t("pm_reason_" + r));
+      o.value = r;
+      select.appendChild(o);
+    });
+    reason.appendChild(select);
+    form.appendChild(reason);
+    var words = el("label", "player-report-field", t("pm_report_text"));
+    var text = el("textarea");
+    text.name = "text";
+    text.rows = 3;
+    text.maxLength = 1000;
+    words.appendChild(text);
+    form.appendChild(words);
+    var row = el("div", "player-report-buttons");
+    var submit = el("button", "btn small primary", t("pm_report_send"));
+    submit.type = "submit";
+    submit.setAttribute("data-pm", "send-report");
+    var cancel = el("button", "btn small subtle", t("cancel"));
+    cancel.type = "button";
+    cancel.addEventListener("click", function () { pmClose(true); });
+    row.appendChild(submit);
+    row.appendChild(cancel);
+    form.appendChild(row);
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      if (send({ type: "report", name: name, reason: select.value, text: text.value.trim().slice(0, 1000) })) pmClose(true);
+    });
+    pop.appendChild(form);
+    pmPlace();
+    select.focus();
+  }
+
+  function pmItems() { return Array.prototype.slice.call(PM.pop.querySelectorAll("[role=menuitem]")); }
+
+  function pmKey(e) {
+    if (e.key === "Escape" || e.key === "Esc") {
+      e.preventDefault();
+      e.stopPropagation();          // the result overlay's Escape handler is not for this one
+      pmClose(true);
+      return;
+    }
+    var items = pmItems();
+    if (!items.length) return;      // the report form: the browser's own keys
+    var at = items.indexOf(document.activeElement), next = null;
+    if (e.key === "ArrowDown") next = (at + 1) % items.length;
+    else if (e.key === "ArrowUp") next = (at - 1 + items.length) % items.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = items.length - 1;
+    else if (e.key === "Tab") { e.preventDefault(); pmClose(true); return; }
+    if (next === null) return;
+    e.preventDefault();
+    items[next].focus();
+  }
+
+  /* The name's button now: the seat box or chat line it was in may have been drawn again. */
+  function pmTriggerNow() {
+    if (PM.trigger && document.body.contains(PM.trigger)) return PM.trigger;
+    var all = app.querySelectorAll('.player-name-btn[data-where="' + PM.where + '"]'), found = null;
+    for (var i = 0; i < all.length; i++) if (all[i].getAttribute("data-player") === PM.name) found = all[i];
+    return found;
+  }
+  function pmExpanded(open) {
+    var b = PM.trigger && pmTriggerNow();
+    if (b) b.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  /* Below the name, kept inside the window (left and right). */
+  function pmPlace() {
+    var pop = PM.pop, anchor = pmTriggerNow() || app;
+    var r = anchor.getBoundingClientRect();
+    var base = (pop.offsetParent || document.body).getBoundingClientRect();
+    var left = r.left - base.left;
+    pop.style.left = left + "px";
+    pop.style.top = (r.bottom - base.top + 4) + "px";
+    var p = pop.getBoundingClientRect(), width = document.documentElement.clientWidth;
+    if (p.right > width - 8) pop.style.left = Math.max(8 - base.left, left - (p.right - width + 8)) + "px";
+  }
+
+  function pmClose(refocus) {
+    var pop = PM.pop;
+    if (!pop || pop.hidden) return;
+    pop.hidden = true;
+    pmExpanded(false);
+    clear(pop);
+    pop.removeAttribute("role");
+    var b = refocus && pmTriggerNow();
+    if (b) b.focus();
+  }
+  /* ================================================================ end of the players' menu */
+
+  /* ================================================================ leavers: away seats, claiming the win
+   * A player whose every socket closed during the match is away: his seat in the table JSON has
+   * away_since and grace_ends_at (epoch ms, server time). At grace_ends_at his opponent in a
+   * two-player match may claim the win ({"type": "claim_win", "version"}; the server refuses it
+   * earlier, or once he is back); in a four-player match a bot takes his seat (the server does it).
+   * His seat shows an "away" badge counting down; a bar above the prompt says what happens then,
+   * and offers the opponent the claim once it may be made. A reload closes a socket and opens
+   * another: nothing is shown for the first AWAY_QUIET_MS. Hooks elsewhere: renderSeats() (the
+   * badge), render(), the clock tick, renderMatchEnd() (who left). */
+  var AWAY_QUIET_MS = 3000;
+
+  function serverNow() { return Date.now() + S.skew; }
+  /* null (here, or no match on), "quiet" (just gone), "counting" (the grace runs), "over". */
+  function awayPhase(seat) {
+    var info = S.table && S.table.seats && S.table.seats[seat];
+    var on = S.table && (S.table.status === "playing" || S.table.status === "between_deals");
+    if (!on || !info || !info.away_since || !info.grace_ends_at || info.is_bot) return null;
+    var now = serverNow();
+    if (now - info.away_since < AWAY_QUIET_MS && now < info.grace_ends_at) return "quiet";
+    return now < info.grace_ends_at ? "counting" : "over";
+  }
+  function graceLeft(seat) { return S.table.seats[seat].grace_ends_at - serverNow(); }
+  function awaySeats() {
+    var out = [];
+    for (var s = 0; s < nSeats(); s++) {
+      var phase = s !== mySeat() && awayPhase(s);
+      if (phase === "counting" || phase === "over") out.push(s);
+    }
+    return out;
+  }
+  /* What the tick compares to redraw when a seat goes quiet, counting or over. */
+  function leaverKey() {
+    var key = [];
+    for (var s = 0; s < nSeats(); s++) key.push(awayPhase(s) || "");
+    return key.join(",");
+  }
+  function badgeText(seat) {
+    var left = graceLeft(seat);
+    return left > 0 ? t("away_countdown", { time: fmtClock(left) }) : t("away");
+  }
+
+  /* The seat's badge; true when the plain "away" badge is not wanted. */
+  function leaverBadge(head, seat) {
+    var phase = awayPhase(seat);
+    if (!phase) return false;
+    if (phase === "quiet") return true;
+    var badge = el("span", "badge away leaver", badgeText(seat));
+    badge.setAttribute("data-away-seat", seat);
+    head.appendChild(badge);
+    return true;
+  }
+
+  /* What the bar says of one away seat, and whether its opponent (this player) may claim now. */
+  function leaverLine(seat) {
+    var left = graceLeft(seat), over = left <= 0, name = seatName(seat);
+    if (nSeats() > 2) {
+      return { text: over ? t("leaver_bot_now", { name: name }) :
+                 t("leaver_bot_in", { name: name, n: Math.ceil(left / 1000) }), claim: false };
+    }
+    var mine = mySeat() !== null;
+    var key = (mine ? "leaver_claim_" : "leaver_watch_") + (over ? "now" : "in");
+    return { text: t(key, { name: name, time: fmtClock(left) }), claim: mine && over };
+  }
+
+  function leaverBar() {
+    var bar = document.getElementById("leaver-bar");
+    if (bar) return bar;
+    bar = el("div", "leaver-bar");
+    bar.id = "leaver-bar";
+    bar.hidden = true;
+    var prompt = $("#prompt");
+    prompt.parentNode.insertBefore(bar, prompt);
+    return bar;
+  }
+
+  function renderLeaver() {
+    var bar = leaverBar(), seats = awaySeats();
+    S.leaverKey = leaverKey();
+    clear(bar);
+    bar.hidden = !seats.length;
+    seats.forEach(function (seat) {
+      var line = leaverLine(seat);
+      var row = el("div", "leaver-line");
+      row.setAttribute("data-leaver-seat", seat);
+      var text = el("span", "leaver-text", line.text);
+      text.setAttribute("data-leaver-text", seat);
+      row.appendChild(text);
+      if (line.claim) row.appendChild(button(t("claim_win"), claimWin, "primary claim-win", { "data-action": "claim-win" }));
+      bar.appendChild(row);
+    });
+  }
+
+  function claimWin() {
+    if (S.busy) return;
+    if (send({ type: "claim_win", version: S.version })) {
+      S.busy = true;
+      S.busyTimer = setTimeout(function () { clearBusy(); render(); }, 6000);
+      render();
+    }
+  }
+
+  /* Each tick: the countdowns; a seat going from quiet to counting to over redraws the table. */
+  function tickLeaver() {
+    if (S.leaverKey !== undefined && leaverKey() !== S.leaverKey) { render(); return; }
+    var texts = app.querySelectorAll("[data-leaver-text]");
+    for (var i = 0; i < texts.length; i++) texts[i].textContent = leaverLine(+texts[i].getAttribute("data-leaver-text")).text;
+    var badges = app.querySelectorAll("[data-away-seat]");
+    for (var j = 0; j < badges.length; j++) badges[j].textContent = badgeText(+badges[j].getAttribute("data-away-seat"));
+  }
+
+  /* The match-end box: who left the match (and so lost it). */
+  function leaverNote(panel) {
+    var m = S.table && S.table.match;
+    if (!m || !m.abandoned || !m.abandoned.length) return;
+    m.abandoned.forEach(function (seat) {
+      var note = el("p", "result-note leaver-note", t("ended_abandoned", { name: seatName(seat) }));
+      note.setAttribute("data-abandoned-seat", seat);
+      panel.appendChild(note);
+    });
+  }
 
   bindSettings();
   render();

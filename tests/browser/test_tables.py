@@ -164,7 +164,9 @@ def test_it_plays_a_hearts_deal_with_a_pass_and_survives_a_reload(server, new_pa
     page.reload()
     wait_my_turn(page)
     assert sorted(page.evaluate("window.tableClient.state.view.hand")) == before
-    assert page.evaluate("window.tableClient.state.version") == version
+    # Nothing moved on, but the player's leaving and coming back are two changes (docs/PROTOCOL.md,
+    # "Leavers"), unless the new page's socket was counted before the old one's close.
+    assert page.evaluate("window.tableClient.state.version") in (version, version + 2)
     assert sorted(c for c in dom_cards(page) if c in before) == before
 
     play_until(page, "hearts", ".result-panel", timeout=90)

@@ -199,7 +199,8 @@ async def test_it_sends_a_full_snapshot_on_reconnect(make_user, task_queue):
     await mover.comm.disconnect()
     again, _ = await connect(table.pk, user)
     assert again.last["type"] == "snapshot" and again.seat == mover.seat
-    assert again.version == mover.version and again.last["view"]["hand"]
+    # Two changes since: his leaving (away) and his coming back (tests/games/test_leavers.py).
+    assert again.version == mover.version + 2 and again.last["view"]["hand"]
     for s in (again, other, watcher):
         await s.comm.disconnect()
 
@@ -267,7 +268,9 @@ async def test_the_owner_still_starts_a_full_table_kept_waiting(make_user, task_
     table = await db(services.create_table)(ala, "sixtysix", seats=["me", ola], start=False)
     a, _ = await connect(table.pk, ala)
     o, _ = await connect(table.pk, ola)
-    assert a.last["table"]["status"] == "waiting"
+    seen = await a.recv()                      # before the match, a seated player arriving is news
+    assert seen["event"] == {"kind": "presence", "seat": 1, "connected": True}
+    assert seen["table"]["seats"][1]["connected"] is True and seen["table"]["status"] == "waiting"
     await refused(o, {"type": "start"}, "forbidden", table.pk)
     reply = await a.request({"type": "start"})
     assert reply["event"]["kind"] == "match_start" and reply["view"]["hand"]

@@ -1,0 +1,207 @@
+"""Leavers: a player whose last socket closes during a match is away; within the grace he may come
+back, after it his opponent may claim the win (2 players) or a bot takes his seat (4 players)."""
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import broadcast, loading, messages, services, tasks
+from games.errors import ServiceError
+from games.models import Deal, Match, Seat, Table
+
+from .helpers import version
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    out = []
+    real = broadcast.deliver
+
+    def capture(msgs):
+        out.extend(msgs)
+        real(msgs)
+    monkeypatch.setattr(broadcast, "deliver", capture)
+    return out
+
+
+@pytest.fixture
+def ratings_enqueued(monkeypatch):
+    from ratings import tasks as rating_tasks
+    out = []
+    monkeypatch.setattr(rating_tasks, "_enqueue", out.append)
+    return out
+
+
+def two_players(make_user, **kw):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = services.create_table(ala, "sixtysix", "kurnik", **kw)
+    services.sit(t.pk, ola, 1)          # the last open seat: the match starts
+    for seat in (0, 1):
+        services.set_connected(t.pk, seat, +1)
+    return t, ala, ola
+
+
+def away_for(table_id, seat, seconds):
+    """As if ``seat`` had left ``seconds`` ago (and the table's due work were due then)."""
+    Seat.objects.filter(table_id=table_id, index=seat).update(
+        away_since=timezone.now() - timedelta(seconds=seconds))
+    Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=5))
+
+
+def seat_json(table_id, seat):
+    return messages.table_json(loading.load(table_id))["seats"][seat]
+
+
+def refusal(table_id, user, version_=None):
+    with pytest.raises(ServiceError) as err:
+        services.claim_win(table_id, user, version(table_id) if version_ is None else version_)
+    return err.value
+
+
+def test_the_last_socket_closing_makes_a_player_away_and_everyone_is_told(make_user, task_queue, sent, settings):
+    t, ala, ola = two_players(make_user)
+    services.set_connected(t.pk, None, +1)          # a spectator
+    services.set_connected(t.pk, 1, +1)             # ola's second tab
+    v, due = version(t.pk), Table.objects.get(pk=t.pk).due_at
+    services.set_connected(t.pk, 1, -1)
+    assert version(t.pk) == v and Seat.objects.get(table=t, index=1).away_since is None   # a tab still open
+    sent.clear()
+    services.set_connected(t.pk, 1, -1)
+    away = Seat.objects.get(table=t, index=1).away_since
+    assert away is not None and version(t.pk) == v + 1
+    assert {g for g, _p in sent} == {messages.seat_group(t.pk, 0), messages.spectator_group(t.pk)}
+    msg = json.loads(sent[0][1]["text"])
+    assert msg["event"] == {"kind": "away", "seat": 1, "since": messages.epoch_ms(away)}
+    seat = msg["table"]["seats"][1]
+    assert seat["connected"] is False and seat["away_since"] == messages.epoch_ms(away)
+    assert seat["grace_ends_at"] == messages.epoch_ms(away + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS))
+    assert msg["table"]["seats"][0]["away_since"] is None
+    # Two players: the grace's end is no due work (the opponent claims), so due_at is unchanged.
+    assert Table.objects.get(pk=t.pk).due_at == due
+
+
+def test_coming_back_within_the_grace_clears_it(make_user, task_queue, sent):
+    t, ala, ola = two_players(make_user)
+    services.set_connected(t.pk, 1, -1)
+    v = version(t.pk)
+    sent.clear()
+    services.set_connected(t.pk, 1, +1)
+    assert Seat.objects.get(table=t, index=1).away_since is None and version(t.pk) == v + 1
+    msg = json.loads(dict(sent)[messages.seat_group(t.pk, 0)]["text"])
+    assert msg["event"] == {"kind": "back", "seat": 1}
+    assert msg["table"]["seats"][1]["away_since"] is None and msg["table"]["seats"][1]["connected"]
+    assert refusal(t.pk, ala).code == "opponent_here"
+
+
+def test_nobody_is_away_before_the_match_or_after_it_and_bots_never(make_user, task_queue):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = services.create_table(ala, "sixtysix", "kurnik")
+    services.set_connected(t.pk, 0, +1)
+    services.set_connected(t.pk, 0, -1)             # waiting for an opponent: leaving is free
+    assert Seat.objects.get(table=t, index=0).away_since is None
+    b = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
+    services.set_connected(b.pk, 1, +1)
+    services.set_connected(b.pk, 1, -1)
+    assert Seat.objects.get(table=b, index=1).away_since is None
+
+
+def test_a_claim_before_the_grace_is_over_is_refused_with_the_time_left(make_user, task_queue, settings):
+    t, ala, ola = two_players(make_user)
+    services.set_connected(t.pk, 1, -1)
+    err = refusal(t.pk, ala)
+    assert err.code == "claim_too_early" and err.reason
+    assert 55 <= err.params["retry_after"] <= settings.GAMES_LEAVER_GRACE_SECONDS
+    assert loading.load(t.pk).table.status == "playing"
+
+
+def test_a_claim_is_refused_to_spectators_the_leaver_himself_and_a_stale_version(make_user, task_queue):
+    t, ala, ola = two_players(make_user)
+    services.set_connected(t.pk, 1, -1)
+    away_for(t.pk, 1, 61)
+    assert refusal(t.pk, make_user("eve")).code == "spectator"
+    assert refusal(t.pk, ola).code == "opponent_here"        # he is away, his opponent is not
+    assert refusal(t.pk, ala, version(t.pk) - 1).code == "stale"
+    assert refusal(t.pk, ala, "x").code == "stale"
+    assert loading.load(t.pk).table.status == "playing"
+
+
+def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_queue, sent, ratings_enqueued):
+    t, ala, ola = two_players(make_user, rated=True)
+    services.set_connected(t.pk, 1, -1)
+    away_for(t.pk, 1, 61)
+    sent.clear()
+    services.claim_win(t.pk, ala, version(t.pk))
+    lv = loading.load(t.pk)
+    m = lv.match
+    assert lv.table.status == "finished" and m.finished and m.ended_by == "abandoned"
+    assert m.ranks == [1, 2] and m.winners == [0] and m.timed_out == [1] and m.abandoned == [1]
+    assert ratings_enqueued == [m.pk]
+    from ratings import services as ratings
+    from ratings.models import MatchPlayer
+    deal = Deal.objects.filter(match=m).latest("number")
+    assert not deal.finished and not ratings.deal_is_public(m, deal)     # the cards stay hidden
+    rows = {p.seat: p for p in MatchPlayer.objects.filter(match=m)}
+    assert (rows[1].result, rows[1].abandoned, rows[1].timed_out) == ("loss", True, True)
+    assert (rows[0].result, rows[0].abandoned) == ("win", False)
+    msg = json.loads(dict(sent)[messages.seat_group(t.pk, 0)]["text"])
+    assert [e["kind"] for e in msg["events"]] == ["abandoned", "match_end"]
+    assert msg["event"]["ended_by"] == "abandoned" and msg["table"]["match"]["abandoned"] == [1]
+    assert msg["table"]["seats"][1]["away_since"] is None      # no match on: nothing to wait for
+    changes = {c.user_id: c for c in ratings.rate_match(m.pk)}
+    assert changes[ola.id].delta < 0 < changes[ala.id].delta       # a loss, as on time
+    err = refusal(t.pk, ala)
+    assert err.code == "bad_request"                           # the match is over
+    # The leaver coming back to the finished table changes nothing.
+    v = version(t.pk)
+    services.set_connected(t.pk, 1, +1)
+    assert version(t.pk) == v and Seat.objects.get(table=t, index=1).away_since is None
+
+
+def test_in_four_player_games_a_bot_takes_the_seat_once_the_grace_is_over(make_user, task_queue, settings):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = services.create_table(ala, "hearts", seats=["me", ola, "random", "random"], start=True)
+    for seat in (0, 1):
+        services.set_connected(t.pk, seat, +1)
+    task_queue.run_due()                 # the bots pass; the people owe theirs
+    services.set_connected(t.pk, 1, -1)
+    table = Table.objects.get(pk=t.pk)
+    away = Seat.objects.get(table=t, index=1).away_since
+    assert table.due_at == away + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS)  # before any clock
+    assert seat_json(t.pk, 1)["grace_ends_at"] == messages.epoch_ms(table.due_at)
+    assert services.advance(t.pk) == table.due_at                # not yet
+    assert refusal(t.pk, ala).code == "bad_request"              # nobody claims here
+    away_for(t.pk, 1, 61)
+    assert tasks.sweep() == 1                                    # with nobody connected, the sweeper
+    lv = loading.load(t.pk)
+    assert lv.seats[1].replaced_by_bot and lv.seats[1].away_since is None
+    assert loading.seat_of(lv, ola) is None and lv.match.abandoned == [1] == lv.match.timed_out
+    assert lv.table.status == "playing"
+    # Play goes on: ala plays, the bots (ola's seat included) answer, to the match's end.
+    from .helpers import human_move
+    for _ in range(2000):
+        task_queue.run_due()
+        lv = loading.load(t.pk)
+        if lv.table.status == "finished":
+            break
+        if lv.table.status == "playing" and 0 in lv.state.seats_to_act():
+            human_move(t.pk, ala)
+        elif lv.table.status == "between_deals":
+            Table.objects.filter(pk=t.pk).update(due_at=timezone.now(), next_deal_at=timezone.now())
+            services.advance(t.pk)
+    m = Match.objects.get(table=t)
+    assert m.finished and m.ended_by == "score" and m.ranks[1] == 4 and 1 not in m.winners
+
+
+def test_a_seat_a_bot_took_is_not_away_when_its_players_socket_moves_to_the_spectators(make_user, task_queue):
+    ala = make_user("ala")
+    t = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
+    services.set_connected(t.pk, 0, +1)
+    task_queue.run_due()
+    services.set_connected(t.pk, 0, -1)
+    away_for(t.pk, 0, 61)
+    services.advance(t.pk)
+    services.set_connected(t.pk, None, +1)          # his socket comes back as a spectator's
+    assert Seat.objects.get(table=t, index=0).away_since is None
