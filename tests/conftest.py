@@ -57,6 +57,21 @@ def default_language():
 
 
 @pytest.fixture
+def sent(monkeypatch):
+    """Every group message the services send (after commit), still delivered."""
+    from games import broadcast
+
+    out = []
+    real = broadcast.deliver
+
+    def capture(messages):
+        out.extend(messages)
+        real(messages)
+    monkeypatch.setattr(broadcast, "deliver", capture)
+    return out
+
+
+@pytest.fixture
 def task_queue(monkeypatch):
     from games import scheduling
 

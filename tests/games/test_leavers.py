@@ -6,25 +6,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import broadcast, loading, messages, services, tasks
+from games import loading, messages, services, tasks
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
 from .helpers import version
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    out = []
-    real = broadcast.deliver
-
-    def capture(msgs):
-        out.extend(msgs)
-        real(msgs)
-    monkeypatch.setattr(broadcast, "deliver", capture)
-    return out
 
 
 @pytest.fixture

@@ -6,26 +6,13 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, loading, messages, services, tasks
+from games import loading, messages, services, tasks
 from games.models import Deal, Seat, Table
 from games.errors import ServiceError
 
 from .helpers import expire_clock, human_move, version
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Every group message the services send (after commit)."""
-    out = []
-    real = broadcast.deliver
-
-    def capture(messages):
-        out.extend(messages)
-        real(messages)
-    monkeypatch.setattr(broadcast, "deliver", capture)
-    return out
 
 
 def two_player_table(make_user, **kw):
