@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected   # raised by Daphne's websocket library
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -68,7 +69,13 @@ class ThinConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except Disconnected:
+            # The client closed while something was on its way to it (a player leaving a finished
+            # table for its rematch). Raised on, it would end this consumer before its
+            # websocket.disconnect, whose handler takes the socket off its seat's count.
+            pass
 
     async def send_json(self, content):
         await self.send(text_data=wire.dumps(content))

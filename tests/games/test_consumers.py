@@ -294,3 +294,26 @@ async def test_the_lobby_lists_tables_live(make_user, task_queue):
     msg = json.loads(await lobby.comm.receive_from())
     assert [t["id"] for t in msg["tables"]] == [table.pk]
     await lobby.comm.disconnect()
+
+
+async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consumer():
+    """Daphne raises Disconnected when a message reaches a socket whose client has gone (a player
+    leaving a finished table for its rematch). The consumer must live on to its
+    websocket.disconnect, which takes the socket off its seat's count."""
+    from autobahn.exception import Disconnected
+
+    from games.consumers import ThinConsumer
+
+    class Gone(ThinConsumer):
+        handled = []
+
+        async def table_send(self, message):
+            raise Disconnected("Attempt to send on a closed protocol")
+
+        async def websocket_disconnect(self, message):
+            self.handled.append(message["type"])
+
+    consumer = Gone()
+    await consumer.dispatch({"type": "table.send", "text": "{}", "version": 3})
+    await consumer.dispatch({"type": "websocket.disconnect", "code": 1000})
+    assert Gone.handled == ["websocket.disconnect"]
