@@ -56,7 +56,9 @@ def start(spec: dict) -> int:
 
 def santase_worked_example(owner: str) -> dict:
     """The worked example of RULES.md (Santase, trump clubs) as a scenario spec: we (the owner,
-    seat 0) are P2, the dealer, on lead after winning JD with JC, holding 9C, KC to take, QC."""
+    seat 0) are P2, the dealer, on lead after winning JD with JC, holding 9C, KC to take, QC. The
+    opponent is the basic bot, which never claims 66 falsely (the random one may end the next deal
+    at its first lead)."""
     hands = ["KH QH TH 9D QC JC".split(), "AH 9H KS QD AC TC".split()]
     drawn = ["TS", "AS", "JD", "9C", "9S", "TD"]
     deck = [r + s for s in "CDHS" for r in "9JQKTA"]
@@ -64,7 +66,7 @@ def santase_worked_example(owner: str) -> dict:
     played = [(1, "9H"), (0, "TH"), (0, "QH", True), (1, "AH"), (1, "JD"), (0, "JC")]
     actions = [dict({"seat": s, "type": "play", "card": c}, **({"marriage": True} if m else {}))
                for s, c, *m in played]
-    return {"owner": owner, "game": "sixtysix", "variant": "santase", "seats": ["me", "random"],
+    return {"owner": owner, "game": "sixtysix", "variant": "santase", "seats": ["me", "basic"],
             "dealer": 0, "hands": hands, "stock": stock, "trump_card": "KC", "actions": actions}
 
 

@@ -139,7 +139,8 @@ def test_reduced_motion_shows_every_change_at_once(server, browser):
         assert page.evaluate("window.TableFx.motionAllowed()") is False
         wait_my_turn(page)
         page.evaluate("window.__lastTrick = JSON.stringify(window.tableClient.state.view.last_trick || null)")
-        page.locator("#hand button.card.legal").first.click()
+        target = page.evaluate(SINGLE_PLAY_INDEX)      # a marriage card would ask how to lead it
+        page.locator("#hand button.card.in-hand").nth(target).click()
         # our card and the bot's answer: the finished trick is there at once, nothing moves
         page.wait_for_function("""() => { const v = window.tableClient.state.view;
           return v.over || JSON.stringify(v.last_trick || null) !== window.__lastTrick; }""")
