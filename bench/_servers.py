@@ -36,6 +36,9 @@ def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
         "DEAL_PAUSE_MS": str(deal_pause_ms),
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": str(ROOT),
+        # The house's own tables (games/showcase.py) are bots at full speed when the bot delay is
+        # 0: load the bench does not drive or measure. On only when asked for.
+        "SHOWCASE": os.environ.get("SHOWCASE", "0"),
     })
     return env
 

@@ -136,10 +136,16 @@ class SoakTable(TableRun):
     """bench/live.py's table, also following its rematch offer (the table JSON's ``rematch``)."""
 
     rematch: dict | None = None
+    last_change: float = 0.0
 
     def arrived(self, sock, msg, t, prev_arrival):
         self.rematch = msg["table"].get("rematch")
+        self.last_change = t
         super().arrived(sock, msg, t, prev_arrival)
+
+    def idle_report(self) -> str:
+        return f"table {self.id} unchanged for 20 s: sockets (version, status, legal) " + str(
+            [(s.version, s.status, len((s.view or {}).get("legal") or ())) for s in self.socks])
 
     def finished(self) -> bool:
         return any(s.status == "finished" for s in self.socks)
@@ -148,17 +154,48 @@ class SoakTable(TableRun):
 async def play_table(spec: dict, index: int, ports: list[int], stats: Stats, args, stop_at: float,
                      t0: float, rng: random.Random, inflight: list[int], sem: asyncio.Semaphore,
                      counts: Counter) -> None:
-    """Play one seat group's matches until the soak ends: connect, drive (bench/live.py) until the
-    match is over, rematch, move to the new table, again."""
+    """Play one seat group's matches until the soak ends; a group whose driver fails is counted
+    as an error (it would otherwise drop out silently and the load with it)."""
+    try:
+        await _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, inflight, sem, counts)
+    except Exception as exc:
+        stats.errors[f"group stopped: {type(exc).__name__}"] += 1
+        stats.incidents.append(f"table group {index} (table {spec['id']}): {type(exc).__name__}: {exc}")
+
+
+PHASE: dict[int, str] = {}     # what each table group is doing now (the rows count them)
+RUNS: dict[int, "SoakTable"] = {}
+
+
+def playing_detail() -> dict:
+    out = Counter()
+    for i, tr in RUNS.items():
+        if PHASE.get(i) != "playing":
+            continue
+        statuses = ",".join(sorted({str(s.status) for s in tr.socks}))
+        out["pending" if tr.pending else ("actor" if tr.actor() else f"no actor {statuses}")] += 1
+    return dict(out)
+
+
+async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, inflight, sem, counts) -> None:
+    """Connect, drive (bench/live.py) until the match is over, rematch, move to the new table, again."""
     while now() < stop_at:
         tr = SoakTable(spec, ports, index, stats, False, 0.0)
+        PHASE[index] = "connecting"
+        RUNS[index] = tr
         await asyncio.gather(*(s.connect(sem) for s in tr.socks))
         try:
             await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in tr.socks)), timeout=60)
             if tr.socks[0].status == "waiting":
                 await tr.socks[0].ws.send(json.dumps({"type": "start"}))
+            PHASE[index] = "playing"
             driver = asyncio.ensure_future(drive(tr, args.rate, max(t0, now()), stop_at, rng, inflight))
+            tr.last_change, idle_told = now(), False
             while not driver.done() and not tr.finished():
+                if not idle_told and now() - tr.last_change > 20:
+                    idle_told = True    # a table nobody can act at: lost load the rows would hide
+                    stats.errors["table idle 20 s"] += 1
+                    stats.incidents.append(tr.idle_report())
                 tr.changed.clear()
                 try:
                     await asyncio.wait_for(tr.changed.wait(), timeout=1.0)
@@ -172,6 +209,7 @@ async def play_table(spec: dict, index: int, ports: list[int], stats: Stats, arg
             if now() >= stop_at:
                 return
             counts["matches"] += 1
+            PHASE[index] = "rematch"
             new_id = await rematch(tr, stop_at)
             if new_id is None:
                 stats.errors["rematch never started"] += 1
@@ -259,7 +297,7 @@ async def soak(specs: list[dict], ports: list[int], procs: dict[str, S.Proc], lo
              "errors": errors - mark["errors"], "log_errors": logged - mark["log"], "mem": memory(procs),
              "error_kinds": dict(stats.errors)}
         rows.append(r)
-        print(row(r["at_min"], r), flush=True)
+        print(row(r["at_min"], r), "  groups:", dict(Counter(PHASE.values())), playing_detail(), flush=True)
         mark = {"t": t, "lat": len(stats.lat), "moves": stats.actions_in_window, "errors": errors, "log": logged}
         for name, p in procs.items():
             if not p.alive():
@@ -293,7 +331,7 @@ def summary(res: dict, args) -> dict:
     total = sum(st.errors.values())
     print(f"  errors: {total} on the sockets {dict(st.errors) if total else ''}; "
           f"{res['log_errors']} error lines in the servers' logs")
-    for line in st.incidents[:5]:
+    for line in st.incidents[:10]:
         print(f"    {line}")
     for line in res["log_lines"][:5]:
         print(f"    {line}")
