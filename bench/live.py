@@ -149,6 +149,7 @@ class TableRun:
         self.pending: Pending | None = None
         self.changed = asyncio.Event()
         self.closing = False
+        self.stopped = False     # the driver returns at its next step (bench/soak.py: match over)
         self.stale = 0
 
     def arrived(self, sock: Sock, msg: dict, t: float, prev_arrival: float) -> None:
@@ -207,7 +208,7 @@ async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: rando
         delay = next_t - now()
         if delay > 0:
             await asyncio.sleep(delay)
-        if now() >= stop_at:
+        if now() >= stop_at or tr.stopped:
             return
         sock = tr.actor()
         while sock is None:
@@ -215,6 +216,8 @@ async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: rando
             try:
                 await asyncio.wait_for(tr.changed.wait(), timeout=max(0.01, stop_at - now()))
             except asyncio.TimeoutError:
+                return
+            if tr.stopped:
                 return
             sock = tr.actor()
         action = choose(sock.view, rng)

@@ -201,10 +201,20 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
                     await asyncio.wait_for(tr.changed.wait(), timeout=1.0)
                 except asyncio.TimeoutError:
                     pass
-            if not driver.done():
-                driver.cancel()
-                if tr.pending is not None:
-                    inflight[0] -= 1
+            # Stop the driver by a flag it checks, not by cancelling it alone: Python 3.11's
+            # wait_for can swallow a cancellation that meets its timeout, and a driver that went
+            # on waiting for a move at a finished table held its seat group there until the end
+            # of the soak (the throughput decay of the first 30-minute soaks).
+            tr.stopped = True
+            tr.changed.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(driver), timeout=15)
+            except (asyncio.TimeoutError, Exception):
+                if not driver.done():
+                    driver.cancel()
+                    if tr.pending is not None:
+                        inflight[0] -= 1
+                    stats.errors["driver did not stop"] += 1
             await asyncio.gather(driver, return_exceptions=True)
             if now() >= stop_at:
                 return
