@@ -201,6 +201,9 @@ EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswi
 GAMES_BOT_DELAY_MS = env.int("BOT_DELAY_MS", default=700)       # human-like pause before a bot acts
 GAMES_DEAL_PAUSE_MS = env.int("DEAL_PAUSE_MS", default=4000)    # pause between deals
 GAMES_REPLACEMENT_BOT = env.str("REPLACEMENT_BOT", default="basic")  # who takes a timed-out seat
+# Provably fair deals (docs/FAIRNESS.md): how long a deal's draw waits, after its commitment, for
+# the client seeds of the human seats it waits for (0: it never waits).
+GAMES_FAIR_SEED_WAIT_MS = env.int("FAIR_SEED_WAIT_MS", default=1500)
 # Work due within this many seconds gets a Celery task at its time; later deadlines (players'
 # clocks) are found by the sweeper every SWEEP_SECONDS.
 GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)

@@ -5,6 +5,7 @@ import tempfile
 os.environ.setdefault("EMBEDDED_WORKER", "0")
 os.environ.setdefault("BOT_DELAY_MS", "0")
 os.environ.setdefault("DEAL_PAUSE_MS", "0")
+os.environ.setdefault("FAIR_SEED_WAIT_MS", "0")    # a test that wants the seed wait sets it
 
 from .settings import *  # noqa: E402,F401,F403
 

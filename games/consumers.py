@@ -280,8 +280,12 @@ class TableConsumer(ThinConsumer):
     def on_claim_win(self, data):
         services.claim_win(self.table_id, self.user, data.get("version"))
 
+    def on_seed(self, data):
+        services.seed(self.table_id, self.user, data.get("commitment"), data.get("seed"))
+
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
-                "chat": on_chat, "rematch": on_rematch, "claim_win": on_claim_win}
+                "chat": on_chat, "rematch": on_rematch, "claim_win": on_claim_win,
+                "seed": on_seed}
 
     # --- from the group -----------------------------------------------------------------------------
     async def table_send(self, event):

@@ -23,7 +23,7 @@ from games import wire
 from games.engine import core
 from moderation import mutes
 
-from . import clocks, signals
+from . import clocks, fair_deals, signals
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
 
@@ -120,6 +120,9 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
     }
     data["next_deal_at"] = epoch_ms(t.next_deal_at) if t.status == Status.BETWEEN_DEALS else None
     data["rematch"] = t.rematch if t.status == Status.FINISHED else None
+    # Provably fair deals: the current deal's commitment and client seeds, the next deal's
+    # commitment (never a server seed: games/fair_deals.py).
+    data["fair"] = fair_deals.public(live)
     return data
 
 

@@ -49,6 +49,12 @@ class Table(models.Model):
     # "open"|"cancelled"|"started", "by": seat, "accepted": [seats], "since": version offered at,
     # "reason": why it was cancelled, "seat": who cancelled it, "table": the new table's id}.
     rematch = models.JSONField(null=True, blank=True)
+    # The next deal's committed seeds (games/fair_deals.py): {"deal_number", "seed" (the SECRET
+    # server seed, hex: never sent), "commitment", "client_seeds" (per seat, hex or null),
+    # "awaiting" (human seats whose seed the draw waits for), "pause_until" (epoch ms)}.
+    fair_pending = models.JSONField(null=True, blank=True)
+    # Bot accounts (the bot API, docs/BOTS.md) may take a seat here; off by default.
+    bots_allowed = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [models.Index(fields=["game", "status"])]
@@ -116,6 +122,9 @@ class Deal(models.Model):
     record = models.JSONField()           # the deal record (DEAL_RECORD.md), actions appended
     result = models.JSONField(null=True, blank=True)
     finished = models.BooleanField(default=False)
+    # The secret server seed (hex) the deal was drawn from; its commitment is in record["fair"].
+    # Added to the record only where the deal may be shown (ratings.services.public_record).
+    server_seed = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         unique_together = [("match", "number")]

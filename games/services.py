@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import bots, broadcast, clocks, limits, messages, prepared, reasons, scheduling
+from games import bots, broadcast, clocks, fair_deals, limits, messages, prepared, reasons, scheduling
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 Status = Table.Status
 
 __all__ = ["ServiceError", "create_table", "sit", "leave", "start", "act", "advance", "chat",
-           "set_connected", "claim_win", "final_ranks", "rematch", "rematch_left"]
+           "set_connected", "claim_win", "final_ranks", "rematch", "rematch_left", "seed"]
 
 
 # --- after a change: versions, messages, the next task -------------------------------------------------
@@ -185,15 +185,22 @@ def _start_match(live: Live, now: datetime, events: tuple | list = (), *, resync
     live.match = Match.objects.create(table=t, state=engine.to_dict())
     live.engine = engine
     clocks.reset(live)
-    _new_deal(live, now)
+    # The first deal's commitment goes out with the match's start; the deal is drawn at once
+    # unless a player's client seed is awaited (games/fair_deals.py), then by the due work.
+    fair_deals.commit_next(live, now, first=True)
+    if fair_deals.ready(live, now):
+        _new_deal(live, now)
+    else:
+        t.status = Status.BETWEEN_DEALS
     _bump(live, now)
     _broadcast(live, [*events, {"kind": "match_start"}], now, resync=resync, lobby=True)
 
 
 def _new_deal(live: Live, now: datetime) -> None:
-    state = live.engine.new_deal()
+    seeds = fair_deals.take(live)           # the committed seeds: the deck is derived from them
+    state = live.engine.new_deal(seeds=seeds)
     live.deal = Deal.objects.create(match=live.match, number=live.engine.deal_number,
-                                    record=state.record())
+                                    record=state.record(), server_seed=seeds.server_seed.hex())
     live.state = state
     live.table.status = Status.PLAYING
     live.table.next_deal_at = None
@@ -272,7 +279,7 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
             lobby = True
         else:
             live.table.status = Status.BETWEEN_DEALS
-            live.table.next_deal_at = now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
+            fair_deals.commit_next(live, now, first=False)     # sets next_deal_at: the pause
         live.match.save()
     live.writes.append((deal, ("record", "result", "finished")))
     clocks.run(live, now)
@@ -306,6 +313,7 @@ def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
     m.save()
     live.table.status = Status.FINISHED
     live.table.next_deal_at = None
+    fair_deals.clear(live)          # a commitment no deal will use
     signals.match_finished.send(sender=Match, match=m, table=live.table)
     return {"kind": "match_end", "winners": m.winners, "ranks": ranks, "ended_by": ended_by,
             "scores": live.engine.scores}
@@ -404,6 +412,25 @@ def _time_out(live: Live, seat_index: int, now: datetime, *, abandoned: bool = F
     _bump(live, now)
     # The player's socket becomes a spectator's: every socket rebuilds its snapshot.
     _broadcast(live, [event], now, resync=True)
+
+
+# --- provably fair deals ----------------------------------------------------------------------------
+def seed(table_id: int, user, commitment, client_seed) -> None:
+    """A player's client adds its seed to the next deal, named by its commitment (docs/FAIRNESS.md).
+    When no awaited seat is left without one and the pause is over, the deal is drawn at once."""
+    now = timezone.now()
+    with locked(table_id) as live:
+        me = seat_of(live, user)
+        if me is None or live.seats[me].is_bot:
+            raise ServiceError("spectator", _("Only a player of this match can add a seed to its deals."),
+                               live.table.version)
+        fair_deals.add_seed(live, me, commitment, client_seed)
+        events = [{"kind": "seeded", "seat": me}]
+        if live.table.status == Status.BETWEEN_DEALS and fair_deals.ready(live, now):
+            _new_deal(live, now)
+            events.append({"kind": "deal_start", "deal_number": live.deal.number})
+        _bump(live, now)
+        _broadcast(live, events, now)
 
 
 # --- chat and presence ---------------------------------------------------------------------------

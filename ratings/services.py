@@ -174,6 +174,19 @@ def deal_is_public(match: Match, deal: Deal) -> bool:
     return bool(match.finished and deal.finished)
 
 
+def public_record(match: Match, deal: Deal) -> dict:
+    """A deal's record as anyone may download it: once the deal may be revealed, its ``fair``
+    object carries the server seed it was drawn from (docs/FAIRNESS.md); before, no seed."""
+    record = dict(deal.record)
+    fair = record.get("fair")
+    if isinstance(fair, dict):
+        fair = {k: v for k, v in fair.items() if k != "server_seed"}
+        if deal.server_seed and deal_is_public(match, deal):
+            fair["server_seed"] = deal.server_seed
+        record["fair"] = fair
+    return record
+
+
 # --- replays --------------------------------------------------------------------------------------
 @dataclass
 class Replay:

@@ -179,6 +179,15 @@ def download_match(request, match_id):
                           "application/jsonl")
 
 
+def verify_match(request, match_id):
+    """The page that checks every deal of a finished match in the browser (static/js/verify.js,
+    Web Crypto) from the match's downloaded records: no server-side check is involved."""
+    m = _match_or_404(request, match_id)
+    return render(request, "ratings/verify.html", {
+        "match": m, "table": m.table, "game_label": GAME_LABELS[m.table.game], "finished": m.finished,
+    })
+
+
 # --- upload --------------------------------------------------------------------------------------
 def parse_records(payload: str) -> list[tuple[int, object, str | None]]:
     """(line number, record or None, error) for a JSON document or JSON lines."""

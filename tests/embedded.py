@@ -46,6 +46,8 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
         "DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(work / "db.sqlite3"),
         "EMBEDDED_WORKER": "1", "BOT_DELAY_MS": "0", "DEAL_PAUSE_MS": "400", "SWEEP_SECONDS": "1",
         "DEBUG": "1", "LOG_LEVEL": "WARNING", "SHOWCASE": "0",
+        # The test process's settings set it to 0 in os.environ: the site runs with the real wait.
+        "FAIR_SEED_WAIT_MS": "1500",
         # Every browser test comes from 127.0.0.1 and types fast: limits it cannot reach.
         "LOGIN_FAILURE_LIMIT": "1000", "REGISTER_RATE": "100000/m", "GUEST_RATE": "100000/m",
         "TABLE_CREATE_RATE": "100000/m", "CHAT_RATE": "100000/m", "CHAT_REPEAT_SECONDS": "0",

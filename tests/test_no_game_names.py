@@ -3,8 +3,9 @@ ratings, the site's games modules and the browser clients read the engine's desc
 (``GameRules.teams`` / ``describe`` and the table JSON's ``rules``) instead.
 
 Left out on purpose: ``games/engine/`` (the rules themselves), ``games/bots/`` (each bot plays one
-game), migrations and management commands (data), and ``static/js/cards.js`` (it only picks a rank
-order for drawing a hand).
+game), migrations and management commands (data), ``static/js/cards.js`` (it only picks a rank
+order for drawing a hand) and ``static/js/verify.js`` (the provably fair deal check: on purpose a
+second implementation of each game's deck and deal order, so that it does not trust the server's).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ JS_PATTERNS = [
 
 PY_DIRS = ("ratings", "tournaments")
 SKIP_PARTS = {"migrations", "management", "engine", "bots", "__pycache__"}
-JS_SKIP = {"cards.js"}
+JS_SKIP = {"cards.js", "verify.js"}
 
 
 def _sources() -> list[Path]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, asdict
 from typing import Any, ClassVar
 
 from . import cards as C
+from . import fair as F
 from .refusals import IllegalAction  # noqa: F401  (part of this module's interface)
 
 
@@ -35,6 +36,7 @@ class DealSetup:
     bags_before: list[int] | None = None   # spades only
     stock: list[str] | None = None          # sixtysix only, first drawn first
     trump_card: str | None = None           # sixtysix only
+    fair: dict | None = None                # dealt from committed seeds: fair.fair_object (no seed)
 
     def header(self) -> dict[str, Any]:
         head = {k: v for k, v in asdict(self).items() if v is not None}
@@ -314,11 +316,12 @@ def new_state(setup: DealSetup) -> State:
 
 def deal(game: str, variant: str | None = None, *, players: list[str] | None = None,
          dealer: int = 0, deal_number: int = 0, scores_before: list[int] | None = None,
-         bags_before: list[int] | None = None, rng=None) -> State:
-    """A freshly shuffled deal (``rng=None``: cryptographic shuffle)."""
+         bags_before: list[int] | None = None, rng=None, seeds: F.DealSeeds | None = None) -> State:
+    """A freshly shuffled deal: from committed ``seeds`` (fair.py, the record gets its ``fair``
+    object), else from ``rng`` (tests, bots), else a cryptographic shuffle."""
     rules = get_rules(game)
     variant = rules.check_variant(variant)
-    dealt = rules.deal_cards(variant, dealer, C.shuffled(rules.deck(variant), rng))
+    dealt = _dealt(rules, variant, dealer, deal_number, rng, seeds)
     setup = DealSetup(
         game=game, variant=variant,
         players=list(players or [f"seat{i}" for i in range(rules.seats)]),
@@ -328,6 +331,15 @@ def deal(game: str, variant: str | None = None, *, players: list[str] | None = N
         **dealt,
     )
     return rules.new_state(setup)
+
+
+def _dealt(rules: GameRules, variant: str, dealer: int, deal_number: int, rng,
+           seeds: F.DealSeeds | None) -> dict:
+    """``deal_cards`` of a shuffled deck, plus ``fair`` (without the server seed) for seeds."""
+    if seeds is None:
+        return rules.deal_cards(variant, dealer, C.shuffled(rules.deck(variant), rng))
+    dealt = F.deal_from_seeds(rules.name, variant, dealer, seeds, deal_number)
+    return dict(dealt, fair=seeds.fair_object())
 
 
 @dataclass
@@ -363,20 +375,20 @@ class Match:
         return get_rules(self.game)
 
     def setup_for(self, hands: list[list[str]], stock: list[str] | None = None,
-                  trump_card: str | None = None) -> DealSetup:
+                  trump_card: str | None = None, fair: dict | None = None) -> DealSetup:
         return DealSetup(game=self.game, variant=self.variant, players=list(self.players),
                          dealer=self.dealer, deal_number=self.deal_number,
                          scores_before=list(self.scores),
                          bags_before=list(self.bags) if self.bags is not None else None,
-                         hands=hands, stock=stock, trump_card=trump_card)
+                         hands=hands, stock=stock, trump_card=trump_card, fair=fair)
 
-    def new_deal(self, rng=None) -> State:
-        """The next deal, shuffled (``rng=None``: cryptographic shuffle)."""
+    def new_deal(self, rng=None, seeds: F.DealSeeds | None = None) -> State:
+        """The next deal: from committed ``seeds`` (fair.py), else shuffled by ``rng`` (tests,
+        bots), else by a cryptographic shuffle."""
         if self.is_over():
             raise IllegalAction("match_over")
-        rules = self.rules
-        dealt = rules.deal_cards(self.variant, self.dealer, C.shuffled(rules.deck(self.variant), rng))
-        return rules.new_state(self.setup_for(**dealt))
+        dealt = _dealt(self.rules, self.variant, self.dealer, self.deal_number, rng, seeds)
+        return self.rules.new_state(self.setup_for(**dealt))
 
     def finish_deal(self, state: State) -> None:
         """Fold a finished deal of this match into the scores and move the dealer on."""

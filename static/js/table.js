@@ -167,6 +167,7 @@
         S.ratings = msg.changes || null;
         break;
       case "error":
+        if (SEED_REFUSALS.indexOf(msg.code) >= 0) return;   /* a seed that came too late: nothing to show */
         // A stale action (someone moved first) is followed by a snapshot that shows what changed.
         clearBusy();
         toast(msg.reason || msg.code, "error");
@@ -175,7 +176,32 @@
       default:
         return;
     }
+    addSeed();
     render();
+  }
+
+  /* Provably fair deals (docs/FAIRNESS.md): the server commits to the next deal's seed (its
+   * SHA-256, table.fair.next) before the deal; a player's client then adds its own random seed,
+   * once per commitment, so neither the server nor a player alone chooses the cards. */
+  var SEED_REFUSALS = ["seed_too_late", "already_seeded"];
+  var seededFor = {};
+  var announced = {};      /* deal number -> the commitment announced before it was drawn */
+  function addSeed() {
+    var fair = S.table && S.table.fair;
+    var next = fair && fair.next, dealt = fair && fair.deal;
+    if (next) announced[next.deal_number] = next.commitment;
+    if (dealt && announced[dealt.deal_number] && announced[dealt.deal_number] !== dealt.commitment) {
+      delete announced[dealt.deal_number];
+      toast(t("fair_commitment_changed"), "error");
+    }
+    var me = mySeat();
+    if (!next || me === null || seededFor[next.commitment]) return;
+    seededFor[next.commitment] = true;
+    if ((next.seeded || []).indexOf(me) >= 0 || !window.crypto || !crypto.getRandomValues) return;
+    var bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+    if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify({ type: "seed", commitment: next.commitment, seed: hex }));
   }
 
   function accept(msg) {

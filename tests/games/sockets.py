@@ -76,13 +76,22 @@ async def connect(table_id, user=None, invite=None, path=None) -> tuple[Sock | N
 
 class LeakGuard:
     """Remembers, for every version a table reaches, which cards each seat may know
-    (``State.known_cards``) and which lie in other seats' hands; checks messages against it."""
+    (``State.known_cards``) and which lie in other seats' hands; checks messages against it.
+    It also remembers every secret server seed the table has committed to (provably fair deals:
+    the pending one and each deal's): no socket message may ever carry one, since a deal's seed
+    is revealed only in its downloadable record once the deal may be shown."""
 
     def __init__(self):
         self.known: dict[tuple[int, int], dict] = {}
         self.checked = 0
+        self.secret_seeds: set[str] = set()
 
     def record(self, live):
+        pending = live.table.fair_pending
+        if pending:
+            self.secret_seeds.add(pending["seed"])
+        if live.deal is not None and live.deal.server_seed:
+            self.secret_seeds.add(live.deal.server_seed)
         state = live.state
         if state is None:
             return
@@ -100,6 +109,8 @@ class LeakGuard:
 
     def check(self, table_id, sock: Sock):
         for msg in sock.unchecked:
+            text = json.dumps(msg)
+            assert not [seed for seed in self.secret_seeds if seed in text], (sock.label, msg)
             version = msg.get("version")
             codes = set(_codes(msg))
             if not codes:

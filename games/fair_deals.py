@@ -1,0 +1,127 @@
+"""Provably fair deals at a table (docs/FAIRNESS.md): the server commits to the next deal's seed
+before any client seed for it is accepted, the players' clients add theirs, and the deal is drawn
+from all of them (games/engine/fair.py).
+
+The order that makes it sound: a deal's commitment is made when the match starts (for its first
+deal) and when a deal ends (for the next), and is sent to everyone at once; a client seed is
+accepted only for the pending commitment it names, so a client chooses it after seeing the
+commitment, and the server cannot choose its seed after seeing the clients'. The draw waits, up
+to GAMES_FAIR_SEED_WAIT_MS after the commitment, for the seeds of the human seats it awaits
+(``awaiting``): those with a socket open then, and at a match's first deal every human seat (the
+players of a table that starts at its creation, "Play now", are still opening the page). A seat
+without a seed at the draw adds none (null).
+
+Called by games/services.py under the table's lock; the Table row's ``fair_pending`` holds the
+pending commitment with its SECRET server seed, which never leaves the server before the deal
+may be shown (``public`` builds what clients see; ratings.services.public_record reveals).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone as dt_timezone
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games.engine import fair
+
+from .errors import ServiceError
+from .loading import Live
+from .models import Seat
+
+PENDING_FIELDS = ("fair_pending",)
+
+
+def _human(seat: Seat) -> bool:
+    return seat.user_id is not None and not seat.is_bot
+
+
+def _ms(when: datetime) -> int:
+    return int(when.timestamp() * 1000)
+
+
+def commit_next(live: Live, now: datetime, *, first: bool) -> None:
+    """Commit to the seed of the match's next deal and set when it is drawn at the latest
+    (``Table.next_deal_at``): after the pause between deals, and, while a seat it awaits has not
+    seeded, not before the seed window is over."""
+    t = live.table
+    seed = fair.new_server_seed()
+    pause_until = now if first else now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
+    wait = settings.GAMES_FAIR_SEED_WAIT_MS
+    awaiting = [s.index for s in live.seats if _human(s) and (first or s.connections > 0)] if wait > 0 else []
+    t.fair_pending = {
+        "deal_number": live.engine.deal_number, "seed": seed.hex(), "commitment": fair.commitment(seed),
+        "client_seeds": [None] * len(live.seats), "awaiting": awaiting, "pause_until": _ms(pause_until),
+    }
+    t.next_deal_at = max(pause_until, now + timedelta(milliseconds=wait)) if awaiting else pause_until
+    live.writes.append((t, PENDING_FIELDS))
+
+
+def ready(live: Live, now: datetime) -> bool:
+    """Whether the pending deal may be drawn now: its pause is over and every seat it awaits
+    has seeded (else it waits for ``Table.next_deal_at``)."""
+    pending = live.table.fair_pending
+    if not pending:
+        return True
+    seeds = pending["client_seeds"]
+    return pending["pause_until"] <= _ms(now) and all(seeds[s] is not None for s in pending["awaiting"])
+
+
+def add_seed(live: Live, seat: int, commitment, client_seed) -> None:
+    """Take ``seat``'s client seed for the pending commitment it names; refusals say why."""
+    t = live.table
+    pending = t.fair_pending
+    if not fair.is_client_seed(client_seed):
+        raise ServiceError("bad_seed", _("A client seed is 32 to 128 lowercase hexadecimal digits."), t.version,
+                           category="bad_request")
+    if not pending or commitment != pending["commitment"]:
+        raise ServiceError("seed_too_late", _("That deal has already been drawn: your seed was not used."),
+                           t.version, category="bad_request")
+    if pending["client_seeds"][seat] is not None:
+        raise ServiceError("already_seeded", _("Your seat has already added its seed to this deal."), t.version,
+                           category="bad_request")
+    seeds = list(pending["client_seeds"])
+    seeds[seat] = client_seed
+    t.fair_pending = dict(pending, client_seeds=seeds)
+    if all(seeds[s] is not None for s in pending["awaiting"]):
+        # Nobody left to wait for: the deal is drawn when its pause is over.
+        t.next_deal_at = datetime.fromtimestamp(pending["pause_until"] / 1000, tz=dt_timezone.utc)
+    live.writes.append((t, PENDING_FIELDS))
+
+
+def take(live: Live) -> fair.DealSeeds:
+    """The seeds the next deal is drawn from, taking the pending commitment off the table (a
+    table without one, such as a match started before this existed, gets a fresh seed: its
+    commitment is then only sent with the deal)."""
+    t = live.table
+    pending = t.fair_pending
+    label = fair.match_label(live.match.pk)
+    if pending and pending["deal_number"] == live.engine.deal_number:
+        seeds = fair.DealSeeds(bytes.fromhex(pending["seed"]), tuple(pending["client_seeds"]), label)
+    else:
+        seeds = fair.DealSeeds(fair.new_server_seed(), (None,) * len(live.seats), label)
+    clear(live)
+    return seeds
+
+
+def clear(live: Live) -> None:
+    if live.table.fair_pending is not None:
+        live.table.fair_pending = None
+        live.writes.append((live.table, PENDING_FIELDS))
+
+
+def public(live: Live) -> dict:
+    """What every seat and spectator is shown: the current deal's ``fair`` object as its record
+    has it (commitment, client seeds; never the server seed), and the next deal's commitment with
+    the seats that have seeded it."""
+    deal = live.deal
+    current = None
+    if deal is not None and isinstance(deal.record.get("fair"), dict):
+        current = {k: v for k, v in deal.record["fair"].items() if k != "server_seed"}
+        current["deal_number"] = deal.number
+    pending = live.table.fair_pending
+    upcoming = None
+    if pending:
+        upcoming = {"deal_number": pending["deal_number"], "commitment": pending["commitment"],
+                    "seeded": [s for s, v in enumerate(pending["client_seeds"]) if v is not None],
+                    "awaiting": list(pending["awaiting"])}
+    return {"deal": current, "next": upcoming}
