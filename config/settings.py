@@ -215,6 +215,9 @@ GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
 # Per game, a public table of bots playing (to watch) and one waiting for a player (games/showcase.py).
 SHOWCASE = env.bool("SHOWCASE", default=True)
+# Arena tournaments: how long free players wait for others before the arena settles for less: house
+# bots in the empty seats of a four-seat table, or the opponent of one's previous match again.
+TOURNAMENT_ARENA_WAIT_SECONDS = env.float("ARENA_WAIT_SECONDS", default=10.0)
 
 # --- limits on abuse ------------------------------------------------------------------------------
 # Counted where every web process sees them: the cache (Redis in scaled mode; the embedded mode is

@@ -1,5 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
+from . import controls
 from .forms import TournamentForm
 from .models import Entry, Game, Round, Tournament
 
@@ -28,9 +30,38 @@ class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     list_display = ("name", "game", "variant", "format", "starts_at", "status", "current_round")
     list_filter = ("status", "game", "format")
-    readonly_fields = ("status", "cancel_reason", "current_round", "next_round_at", "started_at",
-                       "finished_at", "version")
+    readonly_fields = ("status", "cancel_reason", "current_round", "next_round_at", "ends_at", "paused_at",
+                       "started_at", "finished_at", "version")
     inlines = [EntryInline, RoundInline]
+    actions = ["start_now", "add_round", "pause", "resume"]
+
+    def _run(self, request, queryset, change, done):
+        """One control per selected tournament; each refusal is shown with its reason."""
+        ok = 0
+        for t in queryset:
+            try:
+                change(t.pk, request.user)
+                ok += 1
+            except controls.TournamentError as err:
+                self.message_user(request, f"{t.name}: {err}", messages.ERROR)
+        if ok:
+            self.message_user(request, done % {"n": ok}, messages.SUCCESS)
+
+    @admin.action(description=_("Start now"))
+    def start_now(self, request, queryset):
+        self._run(request, queryset, controls.start_now, _("Started: %(n)s."))
+
+    @admin.action(description=_("Add a round"))
+    def add_round(self, request, queryset):
+        self._run(request, queryset, controls.add_round, _("A round added to %(n)s."))
+
+    @admin.action(description=_("Pause"))
+    def pause(self, request, queryset):
+        self._run(request, queryset, controls.pause, _("Paused: %(n)s."))
+
+    @admin.action(description=_("Resume"))
+    def resume(self, request, queryset):
+        self._run(request, queryset, controls.resume, _("Resumed: %(n)s."))
 
     def save_model(self, request, obj, form, change):
         if not change and obj.created_by_id is None:

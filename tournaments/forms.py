@@ -40,6 +40,9 @@ class TournamentForm(forms.ModelForm):
             self.add_error("max_entries", _("Not fewer than the minimum."))
         if fmt == Tournament.Format.SWISS and not data.get("rounds"):
             self.add_error("rounds", _("A Swiss tournament needs at least one round."))
+        minutes = data.get("arena_minutes")
+        if fmt == Tournament.Format.ARENA and minutes is not None and not 5 <= minutes <= 720:
+            self.add_error("arena_minutes", _("Between 5 and 720 minutes."))
         if data.get("bot_level") not in BOT_LEVELS:
             self.add_error("bot_level", _("Choose one of: %(variants)s.") % {"variants": ", ".join(BOT_LEVELS)})
         opens, starts = data.get("registration_opens_at"), data.get("starts_at")

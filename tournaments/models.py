@@ -15,6 +15,7 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round_robin", _("Round robin")
         ELIMINATION = "elimination", _("Single elimination")
+        ARENA = "arena", _("Arena")
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("scheduled")
@@ -46,6 +47,10 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
     # Set when a round has ended: the next one starts then (the break).
     next_round_at = models.DateTimeField(null=True, blank=True)
+    # Arena: when the window closes (no new pairing after it); moved on by the length of a pause.
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
+    # Set while an admin or staff member has paused it: running matches go on, nothing new starts.
+    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True)
     # Bumped by every committed change; live pages show it.
     version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -70,6 +75,10 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     seed_rating = models.IntegerField(_("seed rating"), null=True, blank=True)
     final_rank = models.PositiveIntegerField(_("final rank"), null=True, blank=True)
+    # Arena: a paused player is not paired (his own button, or a match lost by leaving or on time).
+    paused = models.BooleanField(_("paused"), default=False)
+    # Arena: since when he has been waiting for a match (his bots-fill wait counts from it).
+    free_since = models.DateTimeField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,7 +30,7 @@ from games.engine import core
 from games.labels import player_labels
 from games.models import Match, Table
 
-from . import pairing, scheduling, standings
+from . import arena_steps, pairing, scheduling, standings
 from .models import Entry, Game, Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -122,21 +122,28 @@ def start(tournament_id: int) -> bool:
         t = _lock(tournament_id)
         if t is None or t.status != Status.SCHEDULED or t.starts_at > now:
             return False
-        entries = list(t.entries.filter(withdrawn=False).select_related("user"))
-        if len(entries) < max(2, t.min_entries):
-            t.status = Status.CANCELLED
-            t.cancel_reason = TOO_FEW
-            t.finished_at = now
-            _bump(t)
-            log.info("tournament %s cancelled: %s entries", t.pk, len(entries))
-            return True
-        for e in entries:
-            e.seed_rating = current_rating(e.user, t.game, t.variant or core.get_rules(t.game).variants[0])
-            e.save(update_fields=["seed_rating"])
-        t.status = Status.RUNNING
-        t.started_at = now
-        _start_round(t, 1, now)
+        _start(t, now)
     return True
+
+
+def _start(t: Tournament, now: datetime) -> None:
+    entries = list(t.entries.filter(withdrawn=False).select_related("user"))
+    if len(entries) < max(2, t.min_entries):
+        t.status = Status.CANCELLED
+        t.cancel_reason = TOO_FEW
+        t.finished_at = now
+        _bump(t)
+        log.info("tournament %s cancelled: %s entries", t.pk, len(entries))
+        return
+    for e in entries:
+        e.seed_rating = current_rating(e.user, t.game, t.variant or core.get_rules(t.game).variants[0])
+        e.save(update_fields=["seed_rating"])
+    t.status = Status.RUNNING
+    t.started_at = now
+    if t.format == Format.ARENA:
+        arena_steps.begin(t, entries, now)
+    else:
+        _start_round(t, 1, now)
 
 
 def advance(tournament_id: int) -> bool:
@@ -147,6 +154,8 @@ def advance(tournament_id: int) -> bool:
         t = _lock(tournament_id)
         if t is None or t.status != Status.RUNNING or t.current_round == 0:
             return False
+        if t.format == Format.ARENA:
+            return arena_steps.advance(t, now)
         rnd = Round.objects.get(tournament=t, number=t.current_round)
         games = list(rnd.games.select_related("table"))
         _fill_missing_results(t, games)
@@ -157,13 +166,21 @@ def advance(tournament_id: int) -> bool:
             rnd.finished_at = now
             rnd.save(update_fields=["status", "finished_at"])
             if _is_last_round(t, rnd.number):
-                _finish(t, now)
+                if t.paused_at is None:
+                    _finish(t, now)
+                else:                    # held: the staff may still add a round before resuming
+                    _bump(t)
                 return True
             t.next_round_at = now + timedelta(seconds=t.break_seconds)
             _bump(t)
             _enqueue_advance_at(t.pk, t.next_round_at)
             return True
-        if t.next_round_at is not None and t.next_round_at <= now:
+        if t.paused_at is not None:       # paused: no round starts, running matches go on
+            return False
+        if _is_last_round(t, rnd.number):  # the last round ended while paused
+            _finish(t, now)
+            return True
+        if t.next_round_at is None or t.next_round_at <= now:
             _start_round(t, rnd.number + 1, now)
             return True
         return False
@@ -193,6 +210,8 @@ def total_rounds(t: Tournament, n: int) -> int:
         return n - 1 if n % 2 == 0 else n
     if t.format == Format.ELIMINATION:
         return pairing.elimination_rounds(n)
+    if t.format == Format.ARENA:
+        return 1
     return t.rounds
 
 
@@ -207,22 +226,27 @@ def _start_round(t: Tournament, number: int, now: datetime) -> Round:
     plan = _plan(t, number, entries)
     rnd = Round.objects.create(tournament=t, number=number, started_at=now)
     users = {e.pk: e.user for e in entries}
-    owner = t.created_by or bot_user(_bot_level(t))
     for board, (players, bye) in enumerate(plan, start=1):
         if bye:
             Game.objects.create(round=rnd, board=board, players=players, bye=True,
                                 result={"points": [1.0], "game_points": [0.0], "ranks": [1], "timed_out": []})
             continue
-        has_bot = any(p is None for p in players)
-        table = game_services.create_table(
-            owner, t.game, t.variant or None, rated=t.rated and not has_bot,
-            bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=False,
-            seats=[users[p] if p is not None else _bot_level(t) for p in players], start=True)
-        Game.objects.create(round=rnd, board=board, table=table, players=players)
+        _create_game(t, rnd, board, players, users)
     t.current_round = number
     t.next_round_at = None
     _bump(t)
     return rnd
+
+
+def _create_game(t: Tournament, rnd: Round, board: int, players: list, users: dict) -> Game:
+    """A started table with the entrants (None: a bot of the tournament's level) in their seats."""
+    has_bot = any(p is None for p in players)
+    owner = t.created_by or bot_user(_bot_level(t))
+    table = game_services.create_table(
+        owner, t.game, t.variant or None, rated=t.rated and not has_bot,
+        bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=False,
+        seats=[users[p] if p is not None else _bot_level(t) for p in players], start=True)
+    return Game.objects.create(round=rnd, board=board, table=table, players=players)
 
 
 def _bot_level(t: Tournament) -> str:
@@ -310,6 +334,8 @@ def record_result(sender, match: Match, table: Table, **kwargs) -> None:
     if g.result is None:
         g.result = result_of_match(table.game, table.variant, g.players, match)
         g.save(update_fields=["result"])
+        if g.round.tournament.format == Format.ARENA:
+            arena_steps.after_result(g)
     tid = g.round.tournament_id
     transaction.on_commit(lambda: _after_table(tid))
 
@@ -327,12 +353,16 @@ def _fill_missing_results(t: Tournament, games: list[Game]) -> None:
             if m is not None:
                 g.result = result_of_match(t.game, t.variant or None, g.players, m)
                 g.save(update_fields=["result"])
+                if t.format == Format.ARENA:
+                    arena_steps.after_result(g)
 
 
 def _finish(t: Tournament, now: datetime) -> None:
     entries = _active_entries(t)
     if t.format == Format.ELIMINATION:
         ranks = elimination_ranks(t, entries)
+    elif t.format == Format.ARENA:
+        ranks = {r.id: r.rank for r in arena_steps.standings(t, entries)}
     else:
         ranks = {r.id: r.rank for r in standings_rows(t, entries)}
     for e in entries:
@@ -409,12 +439,17 @@ def state(t: Tournament) -> dict:
     active = [e for e in entries if not e.withdrawn]
     names = {e.pk: e.user.username for e in entries}
     n = len(active)
-    rows = standings_rows(t, active) if t.status in (Status.RUNNING, Status.FINISHED) else []
+    started = t.status in (Status.RUNNING, Status.FINISHED)
+    is_arena = t.format == Format.ARENA
+    rows = standings_rows(t, active) if started and not is_arena else []
     final = {e.pk: e.final_rank for e in active}
     table_ids = [g.table_id for g in Game.objects.filter(round__tournament=t) if g.table_id]
     table_status = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "status"))
     rounds = []
     for rnd in t.round_set.prefetch_related("games"):
+        games = list(rnd.games.all())
+        if is_arena:     # the latest matches first; the leaderboard holds the rest
+            games = sorted(games, key=lambda g: -g.board)[:ARENA_GAMES_SHOWN]
         rounds.append({
             "number": rnd.number, "status": rnd.status,
             "games": [{
@@ -423,7 +458,7 @@ def state(t: Tournament) -> dict:
                                           for p in g.players]),
                 "points": (g.result or {}).get("points"),
                 "status": "finished" if g.result is not None else table_status.get(g.table_id, "playing"),
-            } for g in rnd.games.all()],
+            } for g in games],
         })
     return {
         "id": t.pk, "version": t.version, "name": t.name, "game": t.game, "variant": t.variant,
@@ -431,6 +466,9 @@ def state(t: Tournament) -> dict:
         "starts_at": t.starts_at.isoformat(), "current_round": t.current_round,
         "rounds_total": total_rounds(t, n) if n else t.rounds,
         "next_round_at": t.next_round_at.isoformat() if t.next_round_at else None,
+        "paused": t.paused_at is not None,
+        "ends_at": t.ends_at.isoformat() if t.ends_at else None,
+        "leaderboard": arena_leaderboard(t, active, names, final) if started and is_arena else [],
         "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating} for e in active],
         "rounds": rounds,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
@@ -438,6 +476,19 @@ def state(t: Tournament) -> dict:
                        "game_points": r.game_points, "games": r.games, "byes": r.byes}
                       for r in sorted(rows, key=lambda r: (final.get(r.id) or r.rank, r.rank))],
     }
+
+
+ARENA_GAMES_SHOWN = 40
+
+
+def arena_leaderboard(t: Tournament, active: list[Entry], names: dict, final: dict) -> list[dict]:
+    playing = {p for g in Game.objects.filter(round__tournament=t, result__isnull=True)
+               for p in g.players if p is not None}
+    paused = {e.pk for e in active if e.paused}
+    return [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id), "points": r.points,
+             "sheet": r.sheet, "on_fire": r.on_fire, "games": r.games, "wins": r.wins,
+             "playing": r.id in playing, "paused": r.id in paused}
+            for r in arena_steps.standings(t, active)]
 
 
 def broadcast(tid: int) -> None:

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.db.models import Count
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -8,8 +9,8 @@ from django.views.decorators.http import require_POST
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES
 
-from . import services
-from .models import Entry, Tournament
+from . import controls, services
+from .models import Entry, Game, Tournament
 
 GAME_LABELS = dict(GAME_CHOICES)
 
@@ -41,11 +42,35 @@ def _context(request, t: Tournament) -> dict:
         mine = Entry.objects.filter(tournament=t, user=request.user, withdrawn=False).first()
     return {
         "t": t, "state": state, "mine": mine, "game_label": GAME_LABELS.get(t.game, t.game),
+        "my_table": _my_table(t, mine), "is_admin": controls.is_admin(request.user),
+        "is_staff": controls.is_staff(request.user), "now": timezone.now(),
         "registration_open": services.registration_open(t),
         "can_register": (services.registration_open(t) and request.user.is_authenticated
                          and not request.user.is_guest and mine is None),
         "full": len(state["entries"]) >= t.max_entries,
+        **_arena_clock(t),
     }
+
+
+def _arena_clock(t: Tournament) -> dict:
+    """The arena's progress bar: seconds of the window (pauses included) and gone so far."""
+    if t.format != Tournament.Format.ARENA or t.started_at is None or t.ends_at is None:
+        return {}
+    now = t.paused_at or timezone.now()
+    total = max(1, int((t.ends_at - t.started_at).total_seconds()))
+    elapsed = min(total, max(0, int((now - t.started_at).total_seconds())))
+    left = total - elapsed
+    return {"arena_total": total, "arena_elapsed": elapsed, "ended": left <= 0,
+            "arena_left_text": f"{left // 60}:{left % 60:02d}"}
+
+
+def _my_table(t: Tournament, mine: Entry | None) -> int | None:
+    """The table of the viewer's match now being played, if any."""
+    if mine is None or t.status != Tournament.Status.RUNNING:
+        return None
+    running = Game.objects.filter(round__tournament=t, round__number=t.current_round, result__isnull=True,
+                                  table__isnull=False).values_list("table_id", "players")
+    return next((table for table, players in running if mine.pk in players), None)
 
 
 def detail(request, tournament_id):
@@ -73,6 +98,19 @@ def _entry_change(request, tournament_id, change):
     except services.TournamentError as err:
         messages.error(request, str(err))
     return redirect(url)
+
+
+@require_POST
+def control(request, tournament_id, action):
+    """The page's buttons: the staff's (start now, add a round, pause, resume) and an arena
+    player's own pause; each refusal comes back as a message."""
+    if action not in CONTROLS:
+        raise Http404
+    return _entry_change(request, tournament_id, CONTROLS[action])
+
+
+CONTROLS = {"start-now": controls.start_now, "add-round": controls.add_round, "pause": controls.pause,
+            "resume": controls.resume, "pause-me": controls.pause_me, "come-back": controls.come_back}
 
 
 @require_POST

@@ -20,10 +20,42 @@
     loading = true;
     fetch(app.dataset.liveUrl, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) { live.innerHTML = html; shown = currentVersion(); })
+      .then(function (html) { live.innerHTML = html; shown = currentVersion(); followMyTable(); tick(); })
       .catch(function () { /* the next message or reconnect tries again */ })
       .then(function () { loading = false; if (again) { again = false; refresh(); } });
   }
+  // Arena: a new match of yours takes you to its table (a table you had when the page opened
+  // only shows the "Your table" link: you came here to look at the leaderboard).
+  function myTable() {
+    var node = live.querySelector("[data-my-table]");
+    return node ? node.dataset.myTable : null;
+  }
+  var lastTable = myTable();
+  function followMyTable() {
+    var table = myTable();
+    if (table && table !== lastTable) {
+      var link = document.getElementById("your-table");
+      if (link && live.querySelector("[data-format=arena]")) location.assign(link.href);
+    }
+    lastTable = table;
+  }
+
+  // Arena: the progress bar and the time left, from the server's clock at render time.
+  function tick() {
+    var bar = document.getElementById("arena-progress");
+    if (!bar) return;
+    if (!bar.dataset.clientAt) bar.dataset.clientAt = String(Date.now() / 1000);
+    if (bar.hasAttribute("data-paused")) return;
+    var skew = parseFloat(bar.dataset.serverNow) - parseFloat(bar.dataset.clientAt);
+    var left = Math.max(0, Math.round(parseFloat(bar.dataset.endsAt) - (Date.now() / 1000 + skew)));
+    var max = parseFloat(bar.getAttribute("max"));
+    bar.value = Math.max(0, max - left);
+    var text = document.getElementById("arena-left");
+    if (text) text.textContent = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+  }
+  tick();
+  setInterval(tick, 1000);
+
   window.tournamentPage = { refresh: refresh, version: function () { return shown; } };
 
   function connect() {

@@ -1,0 +1,132 @@
+"""An arena in scaled mode: PostgreSQL, Redis, a Daphne, a separate Celery worker and beat.
+Six bots and one entrant who never connects play a one-minute Sixty-six arena by themselves; the
+worker is killed mid-arena, with matches being played, and replaced. Still nobody sits at two
+tables at once, nobody is paired after the window, every match gets its result, the absent
+entrant forfeits once and is paused, and the page's socket (on Daphne, fed through Redis by the
+worker) follows the leaderboard to the final ranking.
+"""
+import asyncio
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from .test_scaled import BIN, ROOT, Procs, _free_port, manage_shell, scaled_env, worker_args
+
+pytestmark = pytest.mark.scaled
+DB = "cards_arena_scaled_test"
+
+SETUP = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from tournaments import services
+from tournaments.models import Tournament
+t = Tournament.objects.create(name="Scaled Arena", game="sixtysix", variant="kurnik", format="arena",
+    arena_minutes=1, starts_at=timezone.now() + timedelta(seconds=8), bank_seconds=10, increment_seconds=0,
+    min_entries=4, max_entries=16)
+for i in range(6):
+    services.register(t.pk, User.objects.create(username=f"abot{i}", is_bot=True, bot_level="random"))
+services.register(t.pk, User.objects.create_user(username="ghost", password="x-Secret-123"))
+print(json.dumps({"tournament": t.pk}))
+"""
+
+CHECK = """
+import json
+from tournaments import services
+from tournaments.models import Entry, Game, Round, Tournament
+t = Tournament.objects.get(pk=%d)
+games = list(Game.objects.filter(round__tournament=t).select_related("table__match").order_by("board"))
+ghost = Entry.objects.get(tournament=t, user__username="ghost")
+print(json.dumps({
+    "status": t.status, "rounds": list(Round.objects.filter(tournament=t).values_list("number", "status")),
+    "games": len(games), "results": sum(g.result is not None for g in games),
+    "finished": sum(g.table.match.finished for g in games),
+    "after_close": sum(g.table.match.started_at >= t.ends_at for g in games),
+    "spans": [[g.players, g.table.match.started_at.timestamp(), g.table.match.finished_at.timestamp()]
+              for g in games if g.table.match.finished],
+    "ghost": [g.result["timed_out"] == [g.players.index(ghost.pk)] for g in games if ghost.pk in g.players],
+    "ghost_paused": ghost.paused,
+    "ranks": sorted(Entry.objects.filter(tournament=t).values_list("final_rank", flat=True)),
+    "board": [(r["entry"], r["rank"], r["points"], r["games"]) for r in services.state(t)["leaderboard"]],
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def env():
+    return scaled_env(DB, 15, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
+
+
+async def _watch(port, tid, procs, deadline):
+    """Follow the page socket; kill the worker once matches have ended and others are playing."""
+    import websockets
+
+    for _ in range(100):
+        try:
+            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tournament/{tid}/",
+                                          origin=f"http://127.0.0.1:{port}")
+            break
+        except OSError:
+            await asyncio.sleep(0.2)
+    else:
+        raise RuntimeError("daphne did not come up")
+    boards, killed = [], False
+    try:
+        while time.monotonic() < deadline:
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+            except asyncio.TimeoutError:
+                continue
+            st = msg["state"]
+            boards.append((st["status"], sum(r["games"] for r in st["leaderboard"])))
+            playing = sum(r["playing"] for r in st["leaderboard"])
+            if not killed and boards[-1][1] >= 6 and playing >= 4:
+                procs.kill("worker1")                       # mid-arena, matches being played
+                await asyncio.sleep(1.0)
+                procs.start("worker2", *worker_args("aworker2"))
+                killed = True
+            if st["status"] in ("finished", "cancelled"):
+                break
+    finally:
+        await ws.close()
+    return boards, killed
+
+
+def test_an_arena_runs_by_itself_across_a_worker_kill(env):
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    setup = manage_shell(env, SETUP)
+    port = _free_port()
+    procs = Procs(env)
+    try:
+        procs.start("a-daphne", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+        procs.start("worker1", *worker_args("aworker1"))
+        procs.start("a-beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
+                    "--schedule", ROOT / "test-artifacts" / "celerybeat-arena-schedule")
+        with ThreadPoolExecutor(1) as pool:
+            boards, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
+                                                             time.monotonic() + 150)).result()
+    finally:
+        procs.stop_all()
+    final = manage_shell(env, CHECK % setup["tournament"])
+    assert killed, boards[-5:]
+    assert final["status"] == "finished", (final["status"], boards[-3:])
+    assert final["rounds"] == [[1, "finished"]]
+    assert final["games"] == final["results"] == final["finished"] and final["games"] >= 6
+    assert final["after_close"] == 0
+    by_player = {}
+    for players, start, end in final["spans"]:
+        for p in players:
+            by_player.setdefault(p, []).append((start, end))
+    for p, spans in by_player.items():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), f"entry {p} at two tables at once"
+    assert final["ghost"] == [True] and final["ghost_paused"]
+    assert final["ranks"] == list(range(1, 8))
+    assert sum(g for _e, _r, _p, g in final["board"]) == 2 * final["games"]
+    # The page followed the leaderboard as matches ended, to the final ranking.
+    counts = [n for _s, n in boards]
+    assert len(set(counts)) >= 4 and counts == sorted(counts)
+    assert boards[-1] == ("finished", 2 * final["games"])
