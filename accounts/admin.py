@@ -6,6 +6,6 @@ from .models import User
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    list_display = ("username", "email", "is_guest", "is_bot", "bot_level", "is_staff", "date_joined")
-    list_filter = ("is_guest", "is_bot", "is_staff")
-    fieldsets = UserAdmin.fieldsets + (("Platform", {"fields": ("is_guest", "is_bot", "bot_level")}),)
+    list_display = ("username", "email", "is_guest", "is_bot", "bot_level", "is_bot_account", "is_staff", "date_joined")
+    list_filter = ("is_guest", "is_bot", "is_bot_account", "is_staff")
+    fieldsets = UserAdmin.fieldsets + (("Platform", {"fields": ("is_guest", "is_bot", "bot_level", "is_bot_account")}),)

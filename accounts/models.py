@@ -13,6 +13,9 @@ class User(AbstractUser):
     is_guest = models.BooleanField(_("guest"), default=False)
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_level = models.CharField(_("bot level"), max_length=16, blank=True)
+    # A person's account driven by its owner's program through the bot API (docs/BOTS.md), not a
+    # house bot (``is_bot``: the server plays those seats itself). Irreversible from the site.
+    is_bot_account = models.BooleanField(_("bot account"), default=False, db_default=False)
 
     @property
     def display_name(self) -> str:
@@ -49,3 +52,28 @@ class UserManagerHelpers:
 
 bot_user = UserManagerHelpers.bot
 guest_user = UserManagerHelpers.guest
+
+
+class ApiToken(models.Model):
+    """A bot account's API token (docs/BOTS.md). Only its SHA-256 is stored, with a short prefix
+    that lets its owner tell his tokens apart: the token itself is shown once, when created."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)      # sha256 hex of the whole token
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self):
+        return f"{self.prefix}… ({self.name})"
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None

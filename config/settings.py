@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "moderation",           # mutes and reports
+    "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
+    "botapi",               # bot accounts' API: tokens on sockets, challenges (docs/BOTS.md)
 ]
 
 MIDDLEWARE = [
@@ -194,6 +196,12 @@ CELERY_BEAT_SCHEDULE = {
     # Keeps a table to watch and a table to join per game (games/showcase.py; off: SHOWCASE=0).
     "showcase": {"task": "games.tasks.showcase", "schedule": 30.0},
 }
+# Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
+# worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"}}
+CELERY_BEAT_SCHEDULE["analysis-lost"] = {"task": "analysis.tasks.sweep", "schedule": 60.0}
+# Draws per analysed decision (0: per game, games/bots/analyse.py ITERATIONS).
+ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=0)
 # Embedded mode runs a Celery worker and beat as threads of the ASGI process (config/asgi.py).
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 
@@ -263,6 +271,9 @@ SOCKET_BURST = env.int("SOCKET_BURST", default=20)
 SOCKET_RATE = env.float("SOCKET_RATE", default=8.0)
 SOCKET_FLOOD_CLOSE = env.int("SOCKET_FLOOD_CLOSE", default=50)
 SOCKET_FLOOD_SECONDS = env.float("SOCKET_FLOOD_SECONDS", default=10.0)
+# The bot API (docs/BOTS.md): HTTP requests per bot account, and how long a challenge waits.
+BOT_API_RATE = _rate("BOT_API_RATE", "60/m")
+BOT_CHALLENGE_SECONDS = env.int("BOT_CHALLENGE_SECONDS", default=60)
 
 LOGGING = {
     "version": 1,

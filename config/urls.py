@@ -16,6 +16,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("moderation.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("", include("botapi.urls")),
     path("", include("ratings.urls")),
+    path("", include("analysis.urls")),
     path("", include("games.urls")),
 ]

@@ -236,6 +236,11 @@ class TableConsumer(ThinConsumer):
                 handler = self.HANDLERS.get(data["type"])
                 if handler is None:
                     raise ServiceError("unknown_type", _("Unknown message type."))
+                if (data["type"] != "chat" and self.scope.get("bot_token") is None
+                        and getattr(self.user, "is_bot_account", False)):
+                    # A bot account plays through the bot API (docs/BOTS.md), not the browser's table.
+                    raise ServiceError("bot_account", _("A bot account plays through the bot API with its "
+                                                        "token, not in the browser."), category="forbidden")
                 handler(self, data)
             except ServiceError as err:
                 return sent, self._error(err)

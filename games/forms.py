@@ -15,6 +15,7 @@ class CreateTableForm(forms.Form):
     variant = forms.ChoiceField(label=_("Variant"))
     rated = forms.BooleanField(label=_("Rated"), required=False)
     private = forms.BooleanField(label=_("Private (invite link)"), required=False)
+    bots_allowed = forms.BooleanField(label=_("Bots may join"), required=False)
     bank_seconds = forms.IntegerField(label=_("Time bank (seconds)"), min_value=10, max_value=3600, initial=300)
     increment_seconds = forms.IntegerField(label=_("Increment (seconds)"), min_value=0, max_value=120, initial=5)
 

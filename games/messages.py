@@ -83,6 +83,8 @@ def _seat_json(live: Live, s: Seat) -> dict:
     grace_end = clocks.grace_end(live, s)
     return {"seat": s.index, "name": s.player_name, "is_bot": s.is_bot,
             "bot_level": s.bot_level or None, "connected": s.connections > 0,
+            # A bot account (the bot API): a person's program plays the seat; shown "BOT".
+            "bot_account": bool(s.user_id and s.user.is_bot_account),
             "away_since": epoch_ms(s.away_since) if grace_end else None, "grace_ends_at": epoch_ms(grace_end)}
 
 
@@ -94,7 +96,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
     status = Status.PLAYING if summary and t.status == Status.BETWEEN_DEALS else t.status
     data = {
         "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
-        "status": status,
+        "status": status, "bots_allowed": t.bots_allowed,
         "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
         "seats": [_seat_json(live, s) for s in live.seats],
         "owner": t.owner.username if t.owner_id else None,

@@ -72,12 +72,14 @@ def _schedule(live: Live) -> None:
 # --- table life --------------------------------------------------------------------------------------
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
-                 seats: list[str] | None = None, start: bool | None = None) -> Table:
+                 seats: list[str] | None = None, start: bool | None = None,
+                 bots_allowed: bool = False) -> Table:
     """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
     level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
     owner takes seat 0 and the rest are open. ``start``: by default the match starts at once when
     no seat is left open (nobody else can come, so there is nothing to wait for); False keeps a
-    full table waiting for its owner's ``start``."""
+    full table waiting for its owner's ``start``. ``bots_allowed``: bot accounts (the bot API)
+    may take its open seats."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -99,7 +101,8 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
-                                     increment_seconds=increment_seconds, private=private, owner=owner)
+                                     increment_seconds=increment_seconds, private=private, owner=owner,
+                                     bots_allowed=bots_allowed)
         for i, who in enumerate(spec):
             if not isinstance(who, str):
                 user = who
@@ -127,6 +130,10 @@ def sit(table_id: int, user, seat: int) -> None:
             raise ServiceError("bad_request", _("The match has already started."), t.version)
         if t.rated and (user.is_guest or user.is_bot):
             raise ServiceError("forbidden", _("Guests play on unrated tables only."), t.version)
+        if user.is_bot_account and not t.bots_allowed:
+            raise ServiceError("bots_not_allowed", _("This table does not allow bot accounts: its owner "
+                                                     "did not tick \"Bots may join\"."), t.version,
+                               category="forbidden")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.seats):
             raise ServiceError("bad_request", _("There is no such seat."), t.version)
         if any(s.user_id == user.id for s in live.seats):
@@ -470,14 +477,17 @@ def set_connected(table_id: int, seat: int | None, delta: int) -> None:
             return
         seats = Seat.objects.filter(table_id=table_id, index=seat)
         seats.update(connections=F("connections") + delta)
-        turned = (seats.filter(connections__lte=0, away_since__isnull=True,
-                               table__status__in=(Status.PLAYING, Status.BETWEEN_DEALS)) if delta < 0
-                  else seats.filter(connections__gt=0, away_since__isnull=False))
-        if delta and turned.exists():
+        now_seat = seats.values("connections", "away_since", "user_id", "user__is_bot", "table__status").first()
+        if not delta or now_seat is None:
+            return
+        running = now_seat["table__status"] in (Status.PLAYING, Status.BETWEEN_DEALS)
+        left = delta < 0 and now_seat["connections"] <= 0 and now_seat["away_since"] is None and running
+        back = delta > 0 and now_seat["connections"] > 0 and now_seat["away_since"] is not None
+        if left or back:
             with locked(table_id) as live:
                 _presence(live, seat, timezone.now())
-        elif delta and seats.filter(table__status=Status.WAITING, user__isnull=False, user__is_bot=False,
-                                    connections=max(delta, 0)).exists():
+        elif (now_seat["table__status"] == Status.WAITING and now_seat["user_id"] is not None
+              and not now_seat["user__is_bot"] and now_seat["connections"] == max(delta, 0)):
             # Before the match a seated player's first socket (he just sat down, or came back) or
             # his last one closing is shown to the others at once, not with the next change.
             with locked(table_id) as live:
@@ -617,7 +627,8 @@ def _start_rematch(live: Live, offer: dict) -> Table:
     owner = t.owner if t.owner_id in players and not t.owner.is_bot else live.seats[offer["by"]].user
     seats = [s.user.bot_level if _bot_seat(s) else s.user for s in live.seats]
     return create_table(owner, t.game, t.variant, rated=t.rated, bank_seconds=t.bank_seconds,
-                        increment_seconds=t.increment_seconds, private=t.private, seats=seats, start=True)
+                        increment_seconds=t.increment_seconds, private=t.private, seats=seats, start=True,
+                        bots_allowed=t.bots_allowed)
 
 
 def _cancel_rematch(live: Live, reason: str, seat: int, now: datetime) -> None:

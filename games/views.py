@@ -53,7 +53,7 @@ def create_table(request, game):
             table = services.create_table(
                 request.user, game, d["variant"], rated=d["rated"], private=d["private"],
                 bank_seconds=d["bank_seconds"], increment_seconds=d["increment_seconds"],
-                seats=form.seats())
+                seats=form.seats(), bots_allowed=d["bots_allowed"])
         except ServiceError as err:
             form.add_error(None, err.reason)
         except limits.Limited as err:

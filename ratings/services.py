@@ -262,7 +262,7 @@ def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
     ids = [r.match_id for r in rows]
     seats: dict[int, list[MatchPlayer]] = {}
     for p in (MatchPlayer.objects.filter(match_id__in=ids).select_related("user")
-              .only("match_id", "seat", "name", "user__username", "rank", "score")):
+              .only("match_id", "seat", "name", "user__username", "user__is_bot_account", "rank", "score")):
         seats.setdefault(p.match_id, []).append(p)
     changes = {c.match_id: c for c in RatingChange.objects.filter(match_id__in=ids, user=person)}
     for match_seats in seats.values():
@@ -296,9 +296,13 @@ def ratings_of(person, points: int = 100) -> list[Rating]:
     return out
 
 
-def leaderboard(game: str, variant: str):
-    return (Rating.objects.filter(game=game, variant=variant, games__gt=0).select_related("user")
-            .only("display", "games", "wins", "user__username", "user__is_bot", "user__bot_level")
+def leaderboard(game: str, variant: str, *, bot_accounts: bool = False):
+    """Players with a rated match, best first. Bot accounts (the bot API) are rated like everyone
+    but listed apart: ``bot_accounts`` True gives their leaderboard, False everyone else's."""
+    return (Rating.objects.filter(game=game, variant=variant, games__gt=0, user__is_bot_account=bot_accounts)
+            .select_related("user")
+            .only("display", "games", "wins", "user__username", "user__is_bot", "user__bot_level",
+                  "user__is_bot_account")
             .order_by("-display", "-games", "user_id"))
 
 

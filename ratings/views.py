@@ -61,16 +61,18 @@ def profile_context(person, viewer) -> dict:
 
 
 # --- leaderboard -------------------------------------------------------------------------------------
-def leaderboard(request, game=None, variant=None):
+def leaderboard(request, game=None, variant=None, bots=False):
+    """People's leaderboard, or (``bots``) the bot accounts' one (the bot API)."""
     if game is None:
-        return redirect("leaderboard", game=GAME_NAMES[0], variant=get_rules(GAME_NAMES[0]).variants[0])
+        return redirect("bot_leaderboard" if bots else "leaderboard", game=GAME_NAMES[0],
+                        variant=get_rules(GAME_NAMES[0]).variants[0])
     if game not in GAME_NAMES or variant not in get_rules(game).variants:
         raise Http404("no such game")
-    page = Paginator(services.leaderboard(game, variant), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(services.leaderboard(game, variant, bot_accounts=bots), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "ratings/leaderboard.html", {
         "game": game, "variant": variant, "game_label": GAME_LABELS[game], "page": page,
         "first_rank": page.start_index(), "games": game_variants(),
-        "provisional_games": R.PROVISIONAL_GAMES,
+        "provisional_games": R.PROVISIONAL_GAMES, "bots": bots,
     })
 
 
@@ -165,7 +167,7 @@ def _json_download(text: str, filename: str, content_type: str) -> HttpResponse:
 
 def download_deal(request, match_id, number):
     m, deal = _public_deal(request, match_id, number)
-    return _json_download(json.dumps(deal.record, indent=1) + "\n",
+    return _json_download(json.dumps(services.public_record(m, deal), indent=1) + "\n",
                           f"{m.table.game}-match{m.pk}-deal{number}.json", "application/json")
 
 
@@ -173,7 +175,7 @@ def download_match(request, match_id):
     m = _match_or_404(request, match_id)
     if not m.finished:
         raise Http404("the match is not over")
-    lines = [json.dumps(d.record, separators=(",", ":"))
+    lines = [json.dumps(services.public_record(m, d), separators=(",", ":"))
              for d in Deal.objects.filter(match=m).order_by("number") if services.deal_is_public(m, d)]
     return _json_download("\n".join(lines) + "\n", f"{m.table.game}-match{m.pk}.jsonl",
                           "application/jsonl")

@@ -14,7 +14,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "game", "variant", "format", "rounds", "starts_at", "registration_opens_at",
                   "bank_seconds", "increment_seconds", "min_entries", "max_entries", "rated",
-                  "break_seconds", "bot_level"]
+                  "break_seconds", "bot_level", "arena_minutes", "bots_allowed"]
 
     def clean(self):
         data = super().clean()

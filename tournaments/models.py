@@ -39,8 +39,13 @@ class Tournament(models.Model):
     min_entries = models.PositiveSmallIntegerField(_("minimum entries"), default=4)
     max_entries = models.PositiveSmallIntegerField(_("maximum entries"), default=64)
     rated = models.BooleanField(_("rated"), default=False)
+    # Bot accounts (the bot API, docs/BOTS.md) may register; off by default.
+    bots_allowed = models.BooleanField(_("bots may enter"), default=False, db_default=False)
     break_seconds = models.PositiveIntegerField(_("break between rounds (s)"), default=30)
     bot_level = models.CharField(_("bot level of bot seats"), max_length=16, default="basic")
+    arena_minutes = models.PositiveSmallIntegerField(
+        _("arena length (minutes)"), default=45,
+        help_text=_("Arena only: how long pairing goes on; matches running at the end still count."))
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     cancel_reason = models.CharField(_("cancel reason"), max_length=200, blank=True)

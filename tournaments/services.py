@@ -84,6 +84,8 @@ def register(tournament_id: int, user) -> Entry:
             raise TournamentError(_("Registration is closed."))
         if t.rated and user.is_bot:
             raise TournamentError(_("Rated tournaments are for people only."))
+        if user.is_bot_account and not t.bots_allowed:
+            raise TournamentError(_("This tournament does not allow bot accounts."))
         entry = Entry.objects.filter(tournament=t, user=user).first()
         if entry is not None and not entry.withdrawn:
             return entry

@@ -92,6 +92,12 @@
         else chip = el("span", "seat-chip" + (s.is_bot ? " bot" : ""), !level ? s.name :
           t(same > 1 ? "bot_seat" : "bot_name", { n: s.seat + 1, level: t("level_" + level) }));
         chip.title = chip.textContent;   // a long name is cut with an ellipsis: the whole of it on hover
+        if (s.bot_account) {             // a bot account (the bot API): marked wherever its name is
+          var badge = el("span", "badge bot-account", t("bot_account"));
+          badge.title = t("bot_account_title");
+          chip.appendChild(document.createTextNode(" "));
+          chip.appendChild(badge);
+        }
         list.appendChild(chip);
       });
       seats.appendChild(list);
@@ -99,6 +105,10 @@
       var vt = el("td");
       vt.appendChild(document.createTextNode(variantLabel(tb.variant) + " "));
       vt.appendChild(el("span", "tag" + (tb.rated ? " rated" : ""), tb.rated ? t("rated") : t("unrated")));
+      if (tb.bots_allowed) {
+        vt.appendChild(document.createTextNode(" "));
+        vt.appendChild(el("span", "tag bots-allowed", t("bots_allowed")));
+      }
       tr.appendChild(vt);
       var tc = tb.time_control || {};
       tr.appendChild(el("td", "hide-narrow", t("clock", { min: Math.round((tc.bank_seconds || 0) / 60 * 10) / 10, inc: tc.increment_seconds || 0 })));

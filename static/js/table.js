@@ -444,6 +444,11 @@
       name.title = name.textContent;   // cut with an ellipsis when long: the whole name on hover
       head.appendChild(pmSeatName(name, info));     /* players' menu: a button for another player */
       if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
+      if (info && info.bot_account && !info.is_bot) {   // a bot account (the bot API)
+        var botBadge = el("span", "badge bot-account", t("bot_account"));
+        botBadge.title = t("bot_account_title");
+        head.appendChild(botBadge);
+      }
       // Away: during a match the server says so (away_since, after a grace: leaverBadge); before
       // it, a seated player with no socket open is simply not at the table.
       if (!leaverBadge(head, seat) && info && info.name && !info.is_bot && info.connected === false &&
