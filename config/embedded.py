@@ -3,11 +3,13 @@
 The broker is kombu's in-memory transport, so tasks only travel inside this process; this is why
 embedded mode runs exactly one Daphne process. The worker is the same WorkController that
 ``celery.contrib.testing.worker.start_worker`` embeds (solo pool: tasks run one at a time in the
-worker thread); beat is ``celery.beat.EmbeddedService`` in thread mode with an in-memory schedule.
+worker thread; a second one, of an app of its own, serves the ``analysis`` queue); beat is
+``celery.beat.EmbeddedService`` in thread mode with an in-memory schedule.
 """
 import logging
 import threading
 
+from celery import Celery
 from celery.beat import EmbeddedService
 
 from config.celery import app
@@ -25,8 +27,29 @@ def start_embedded_celery() -> None:
         without_heartbeat=True, without_mingle=True, without_gossip=True, loglevel="WARNING",
     )
     threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
+    # Post-match analyses: a worker of their own queue, so bot moves never queue behind one; it
+    # gives way to table work between batches of draws (analysis/throttle.py). It needs an app of
+    # its own: a worker's queue selection is kept on its app (app.amqp.queues), and a second
+    # worker of the same app selecting "analysis" left both consuming only that (no bot moved).
+    # The memory broker's queues are per process, so both apps share them.
+    analyst_app = _analysis_app()
+    analyst = analyst_app.WorkController(
+        app=analyst_app, pool="solo", concurrency=1, hostname="analysis@localhost", queues=["analysis"],
+        without_heartbeat=True, without_mingle=True, without_gossip=True, loglevel="WARNING",
+    )
+    threading.Thread(target=analyst.start, name="celery-analysis", daemon=True).start()
     beat = EmbeddedService(app, thread=True, scheduler_cls="celery.beat:Scheduler")
     beat.start()
     # Tables left overdue by a previous run (the memory broker lost their tasks) are caught by
     # the sweeper within SWEEP_SECONDS.
     log.info("embedded Celery worker and beat started")
+
+
+def _analysis_app() -> Celery:
+    """A Celery app like config.celery's, for the analysis worker alone (its own queue selection)."""
+    import analysis.tasks  # noqa: F401  (registers the shared tasks before the app finalizes)
+
+    analyst = Celery("cards-analysis", set_as_current=False)
+    analyst.config_from_object("django.conf:settings", namespace="CELERY")
+    analyst.finalize()
+    return analyst

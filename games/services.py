@@ -414,6 +414,7 @@ def _time_out(live: Live, seat_index: int, now: datetime, *, abandoned: bool = F
     seat.away_since = None
     seat.save(update_fields=["replaced_by_bot", "away_since"])
     m.save()
+    signals.seat_taken_over.send(sender=Match, match=m, seat=seat_index, deal=live.deal)
     event["replaced_by"] = f"bot:{level}"
     clocks.run(live, now)
     _bump(live, now)

@@ -9,3 +9,8 @@ match_finished = Signal()
 # Sent (with ``live``, a games.loading.Live) while a socket's snapshot is built: each receiver
 # returns a dict of extra top-level keys for it, or None. Read-only.
 snapshot_extras = Signal()
+
+# Sent inside the transaction in which a bot takes over a player's seat (4-player games), with
+# ``match``, ``seat`` (index) and ``deal`` (games.models.Deal in play, or None): the seat's moves
+# from then on are the bot's (the post-match analysis leaves them out).
+seat_taken_over = Signal()

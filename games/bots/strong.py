@@ -12,7 +12,8 @@ nils (spades), the points taken relative to the others (hearts).
 The budget bounds the wall time; ``iterations`` fixes the number of draws instead (deterministic
 given the view and the rng seed, which the tests use). A few decisions are not searched: the
 hearts pass (basic's rule), the moon choice (arithmetic on the scores) and a sixty-six claim that
-is already certain.
+is already certain. ``evaluate`` exposes the same search per action, without those shortcuts, for
+the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
@@ -61,6 +62,29 @@ def _find_claim(view, legal):
 
 
 def search(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict:
+    totals, _done = _search_totals(view, legal, rng, budget_ms, iterations)
+    best = max(range(len(legal)), key=lambda j: (totals[j], -j))
+    return dict(legal[best])
+
+
+def evaluate(view: dict, rng=None, iterations: int | None = None, budget_ms: float | None = None,
+             actions: list[dict] | None = None) -> list[dict]:
+    """The search's verdict on each action of ``view`` (post-match analysis, games/bots/analyse.py):
+    ``[{"action", "mean", "samples"}]`` in the order of ``actions`` (default: ``view["legal"]``;
+    a hearts pass needs its candidate triples given). ``mean`` is the average outcome of the deal
+    for the view's seat in the search's units (see ``*_eval``) over ``samples`` shared draws.
+    Unlike ``choose_action`` nothing is shortcut: a certain claim or a pass is searched too."""
+    legal = check_view(view)
+    actions = legal if actions is None else actions
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    totals, done = _search_totals(view, actions, rng_of(rng), budget, iterations)
+    return [{"action": dict(a), "mean": t / done if done else 0.0, "samples": done}
+            for a, t in zip(actions, totals)]
+
+
+def _search_totals(view: dict, legal: list[dict], rng, budget_ms: float,
+                   iterations: int | None) -> tuple[list[float], int]:
+    """The summed rollout values of each action over the draws done, and how many draws."""
     game = view["game"]
     seat = view["seat"]
     from_view = FROM_VIEW[game]
@@ -89,8 +113,7 @@ def search(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int
         done += 1
         if iterations is None and time.perf_counter() >= deadline:
             break
-    best = max(range(len(legal)), key=lambda j: (totals[j], -j))
-    return dict(legal[best])
+    return totals, done
 
 
 # === rollouts: one cheap rule per game, on the state's own fields =================================
@@ -113,6 +136,7 @@ _H_POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
 
 def hearts_rollout(s, rng, seat):
     """Play the deal out; the value for ``seat``."""
+    _hearts_pass_rest(s)
     while s.phase == H.PLAY:
         if rng.random() < EPSILON:
             s.apply_move(s.random_move(rng))
@@ -121,6 +145,15 @@ def hearts_rollout(s, rng, seat):
     if s.phase == H.MOON:
         s.apply_move(H.MOON_OTHERS)
     return hearts_eval(s, seat)
+
+
+def _hearts_pass_rest(s):
+    """Seats yet to pass (only when a pass itself is evaluated) pass by basic's rule."""
+    while s.phase == H.PASS:
+        seat = s.passed.index(0)
+        codes = basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
+                                  list(H.cards_in(s.hands[seat])))
+        s.apply_move(H.PASS_FLAG | C.mask_of_codes(codes), seat)
 
 
 def _hearts_move(s, seat):

@@ -4,6 +4,7 @@ a rematch offered is accepted by the bot at once and every client lands on the n
 the bot's seat has no clock and its one name. A visitor who is not logged in cannot type in the
 chat, and a toast covers no seat."""
 import re
+import time
 
 import pytest
 
@@ -94,6 +95,21 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     assert_toasts_clear_of_the_top_seat(phone, 1)
     phone.screenshot(path=str(artifacts / "match-end-visitor-phone.png"))
     assert not page.js_errors and not phone.js_errors, (page.js_errors, phone.js_errors)
+
+    # The finished match's analysis ran in the server's own analysis worker (embedded mode).
+    match_id = int(server.shell(f"from games.models import Match; print(Match.objects.get(table_id={table_id}).pk)"))
+    assert wait_analysis(page, f"{server.url}/match/{match_id}/analysis.json") == "done"
+
+
+def wait_analysis(page, url: str, timeout: float = 120) -> str:
+    deadline = time.monotonic() + timeout
+    status = None
+    while time.monotonic() < deadline:
+        status = page.request.get(url).json()["status"]
+        if status in ("done", "failed"):
+            break
+        time.sleep(1)
+    return status
 
 
 FINISHED_TABLE = """

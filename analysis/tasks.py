@@ -1,0 +1,32 @@
+"""Celery tasks on the ``analysis`` queue (CELERY_TASK_ROUTES): analyse a finished match, and a
+sweeper for analyses whose task was lost."""
+from celery import shared_task
+from django.db import OperationalError
+
+from . import services, throttle
+
+
+@shared_task(name="analysis.tasks.analyse_match", acks_late=True, autoretry_for=(OperationalError,),
+             retry_backoff=True, max_retries=5)
+def analyse_match(match_id: int) -> bool:
+    return services.run(match_id, pause=throttle.pause)
+
+
+@shared_task(name="analysis.tasks.sweep")
+def sweep() -> int:
+    ids = services.lost()
+    for match_id in ids:
+        enqueue_analysis(match_id)
+    return len(ids)
+
+
+def _celery_enqueue(match_id: int) -> None:
+    analyse_match.apply_async((match_id,))
+
+
+# Tests swap this to run or collect the tasks themselves.
+_enqueue = _celery_enqueue
+
+
+def enqueue_analysis(match_id: int) -> None:
+    _enqueue(match_id)
