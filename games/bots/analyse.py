@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, TextIO
 
 from games.engine import cards as C
 from games.engine.records import RecordError, state_of
-from games.engine.replay import parse_records
+from games.engine.replay import read_records
 
 from . import basic, strong
 
@@ -267,18 +267,8 @@ def main(argv: Iterable[str] | None = None, stdin: TextIO | None = None, out: Te
     out = out or sys.stdout
     if args.iterations is not None and args.iterations < 1:
         parser.error("--iterations must be at least 1")
-    try:
-        if args.record == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(args.record, encoding="utf-8") as fh:
-                text = fh.read()
-        records = parse_records(text)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
-        out.write(f"cannot read {args.record}: {exc}\n")
-        return 1
-    if not records:
-        out.write("no record given\n")
+    records = read_records(args.record, stdin, out)
+    if records is None:
         return 1
     if len({r.get("game") if isinstance(r, dict) else None for r in records}) != 1:
         out.write("the records are not all of one game\n")

@@ -68,24 +68,33 @@ def check(record: Any, out: TextIO, trace: bool = False) -> bool:
     return True
 
 
+def read_records(source: str, stdin: TextIO | None, out: TextIO) -> list | None:
+    """The records a command was given (a file, JSON lines, or ``-`` for standard input), or
+    None once ``out`` says why there are none. Shared by replay, verify and analyse."""
+    try:
+        if source == "-":
+            text = (stdin or sys.stdin).read()
+        else:
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read()
+        records = parse_records(text)
+    except (OSError, UnicodeDecodeError, RecordError) as exc:
+        out.write(f"cannot read {source}: {exc}\n")
+        return None
+    if not records:
+        out.write("no record given\n")
+        return None
+    return records
+
+
 def main(argv: Iterable[str] | None = None, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.replay", description=__doc__.split("\n")[0])
     parser.add_argument("record", help="a deal record JSON file, JSON lines, or - for standard input")
     parser.add_argument("--trace", action="store_true", help="print the legal actions before each step")
     args = parser.parse_args(list(argv) if argv is not None else None)
     out = out or sys.stdout
-    try:
-        if args.record == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(args.record, encoding="utf-8") as fh:
-                text = fh.read()
-        records = parse_records(text)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
-        out.write(f"cannot read {args.record}: {exc}\n")
-        return 1
-    if not records:
-        out.write("no record given\n")
+    records = read_records(args.record, stdin, out)
+    if records is None:
         return 1
     ok = True
     for record in records:

@@ -15,8 +15,7 @@ import sys
 from typing import Any, Iterable, TextIO
 
 from .fair import NotVerified, check_record
-from .records import RecordError
-from .replay import parse_records
+from .replay import read_records
 
 
 def _name(record: Any, index: int) -> str:
@@ -41,18 +40,8 @@ def main(argv: Iterable[str] | None = None, stdin: TextIO | None = None, out: Te
     parser.add_argument("record", help="a deal record JSON file, JSON lines, or - for standard input")
     args = parser.parse_args(list(argv) if argv is not None else None)
     out = out or sys.stdout
-    try:
-        if args.record == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(args.record, encoding="utf-8") as fh:
-                text = fh.read()
-        records = parse_records(text)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
-        out.write(f"cannot read {args.record}: {exc}\n")
-        return 1
-    if not records:
-        out.write("no record given\n")
+    records = read_records(args.record, stdin, out)
+    if records is None:
         return 1
     results = [check(record, i, out) for i, record in enumerate(records)]
     return 0 if all(results) else 1
