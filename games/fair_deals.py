@@ -11,6 +11,11 @@ to GAMES_FAIR_SEED_WAIT_MS after the commitment, for the seeds of the human seat
 players of a table that starts at its creation, "Play now", are still opening the page). A seat
 without a seed at the draw adds none (null).
 
+A duplicate tournament's table (``Table.duplicate``) takes no client seeds: every board of its
+round is derived from the round's one seed, committed on the tournament page before the round's
+first deal (tournaments/duplicate_steps.py), so there is nothing to commit or wait for per deal;
+its deals stay hidden (``round_secret``) until the round is over at every table.
+
 Called by games/services.py under the table's lock; the Table row's ``fair_pending`` holds the
 pending commitment with its SECRET server seed, which never leaves the server before the deal
 may be shown (``public`` builds what clients see; ratings.services.public_record reveals).
@@ -44,8 +49,11 @@ def commit_next(live: Live, now: datetime, *, first: bool) -> None:
     (``Table.next_deal_at``): after the pause between deals, and, while a seat it awaits has not
     seeded, not before the seed window is over."""
     t = live.table
-    seed = fair.new_server_seed()
     pause_until = now if first else now + timedelta(milliseconds=settings.GAMES_DEAL_PAUSE_MS)
+    if t.duplicate:         # the round's seed is committed already: only the pause between deals
+        t.next_deal_at = pause_until
+        return
+    seed = fair.new_server_seed()
     wait = settings.GAMES_FAIR_SEED_WAIT_MS
     awaiting = [s.index for s in live.seats if _human(s) and (first or s.connections > 0)] if wait > 0 else []
     t.fair_pending = {
@@ -93,6 +101,9 @@ def take(live: Live) -> fair.DealSeeds:
     table without one, such as a match started before this existed, gets a fresh seed: its
     commitment is then only sent with the deal)."""
     t = live.table
+    if t.duplicate:         # board k of the round: the round's seed, no client seeds
+        return fair.DealSeeds(bytes.fromhex(t.duplicate["seed"]), (None,) * len(live.seats),
+                              t.duplicate["label"])
     pending = t.fair_pending
     label = fair.match_label(live.match.pk)
     if pending and pending["deal_number"] == live.engine.deal_number:
@@ -101,6 +112,17 @@ def take(live: Live) -> fair.DealSeeds:
         seeds = fair.DealSeeds(fair.new_server_seed(), (None,) * len(live.seats), label)
     clear(live)
     return seeds
+
+
+def round_secret(table) -> bool:
+    """Whether a duplicate table's deals must stay hidden: other tables of its round may still
+    have to play the same boards, so even a finished match shows them only once the round is over."""
+    return bool(table.duplicate) and not table.duplicate.get("revealed")
+
+
+def duplicate_source(label: str, seed: bytes, dealers: list[int]) -> dict:
+    """``Table.duplicate`` for a table of a duplicate round."""
+    return {"label": label, "seed": seed.hex(), "dealers": list(dealers), "revealed": False}
 
 
 def clear(live: Live) -> None:

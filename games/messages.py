@@ -110,6 +110,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
         "scores": e.scores, "bags": e.bags, "deal_number": e.deal_number, "dealer": e.dealer,
         "over": m.finished, "winners": m.winners, "ranks": m.ranks, "results": e.results,
         "timed_out": m.timed_out, "abandoned": m.abandoned, "ended_by": m.ended_by or None,
+        "boards": e.boards,     # a duplicate tournament's match: this many deals instead of a target
     }
     deadlines = [clocks.deadline(s) for s in live.seats]
     data["clocks"] = {

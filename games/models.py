@@ -55,6 +55,10 @@ class Table(models.Model):
     fair_pending = models.JSONField(null=True, blank=True)
     # Bot accounts (the bot API, docs/BOTS.md) may take a seat here; off by default.
     bots_allowed = models.BooleanField(default=False, db_default=False)
+    # A duplicate tournament's table (games/fair_deals.py): {"label", "seed" (the round's SECRET
+    # server seed, hex: never sent), "dealers" (per board), "revealed" (the round is over: its
+    # deals may be shown)}. Null for every other table.
+    duplicate = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["game", "status"])]

@@ -73,13 +73,14 @@ def _schedule(live: Live) -> None:
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
                  seats: list[str] | None = None, start: bool | None = None,
-                 bots_allowed: bool = False) -> Table:
+                 bots_allowed: bool = False, duplicate: dict | None = None) -> Table:
     """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
     level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
     owner takes seat 0 and the rest are open. ``start``: by default the match starts at once when
     no seat is left open (nobody else can come, so there is nothing to wait for); False keeps a
     full table waiting for its owner's ``start``. ``bots_allowed``: bot accounts (the bot API)
-    may take its open seats."""
+    may take its open seats. ``duplicate``: a duplicate tournament's deal source
+    (``fair_deals.duplicate_source``): its match plays those boards from the round's seed."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -102,7 +103,7 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     with transaction.atomic():
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
                                      increment_seconds=increment_seconds, private=private, owner=owner,
-                                     bots_allowed=bots_allowed)
+                                     bots_allowed=bots_allowed, duplicate=duplicate)
         for i, who in enumerate(spec):
             if not isinstance(who, str):
                 user = who
@@ -188,7 +189,8 @@ def _start_match(live: Live, now: datetime, events: tuple | list = (), *, resync
     with it in one update. ``resync``: seats changed hands in this change."""
     t = live.table
     players = [s.player_name for s in live.seats]
-    engine = EngineMatch.start(t.game, t.variant, players)
+    engine = EngineMatch.start(t.game, t.variant, players,
+                               dealers=t.duplicate["dealers"] if t.duplicate else None)
     live.match = Match.objects.create(table=t, state=engine.to_dict())
     live.engine = engine
     clocks.reset(live)

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import broadcast, messages
+from games import broadcast, fair_deals, messages
 from games.labels import player_labels
 from games.engine import core, records
 from games.engine.core import IllegalAction
@@ -170,8 +170,9 @@ def can_see_match(match: Match, user) -> bool:
 def deal_is_public(match: Match, deal: Deal) -> bool:
     """A deal's cards are revealed (replay, download) only when the deal is finished AND its match
     is over: nobody at a table can use them any more. A deal cut short (a forfeit on time) is never
-    revealed."""
-    return bool(match.finished and deal.finished)
+    revealed. A duplicate tournament's deal waits for the end of its round, when no table can
+    still be playing the same cards (games.fair_deals.round_secret)."""
+    return bool(match.finished and deal.finished) and not fair_deals.round_secret(match.table)
 
 
 def public_record(match: Match, deal: Deal) -> dict:

@@ -13,7 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.engine import records
+from games import fair_deals
+from games.engine import fair, records
 from games.labels import player_labels
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES, Deal, Match
@@ -185,8 +186,12 @@ def verify_match(request, match_id):
     """The page that checks every deal of a finished match in the browser (static/js/verify.js,
     Web Crypto) from the match's downloaded records: no server-side check is involved."""
     m = _match_or_404(request, match_id)
+    duplicate = m.table.duplicate       # a duplicate tournament's table: its round's seed and label
     return render(request, "ratings/verify.html", {
-        "match": m, "table": m.table, "game_label": GAME_LABELS[m.table.game], "finished": m.finished,
+        "match": m, "table": m.table, "game_label": GAME_LABELS[m.table.game],
+        "finished": m.finished and not fair_deals.round_secret(m.table), "match_over": m.finished,
+        "duplicate": bool(duplicate),
+        "label": duplicate["label"] if duplicate else fair.match_label(m.pk),
     })
 
 

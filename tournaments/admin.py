@@ -18,7 +18,7 @@ class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
     can_delete = False
-    fields = ("number", "status", "started_at", "finished_at")
+    fields = ("number", "status", "started_at", "finished_at", "commitment")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -83,5 +83,6 @@ class GameInline(admin.TabularInline):
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
     list_display = ("tournament", "number", "status", "started_at", "finished_at")
-    readonly_fields = ("tournament", "number", "status", "started_at", "finished_at")
+    readonly_fields = ("tournament", "number", "status", "started_at", "finished_at", "commitment")
+    exclude = ("seed",)          # a duplicate round's secret until the round is over: never edited
     inlines = [GameInline]

@@ -14,7 +14,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "game", "variant", "format", "rounds", "starts_at", "registration_opens_at",
                   "bank_seconds", "increment_seconds", "min_entries", "max_entries", "rated",
-                  "break_seconds", "bot_level", "arena_minutes", "bots_allowed"]
+                  "break_seconds", "bot_level", "arena_minutes", "boards", "bots_allowed"]
 
     def clean(self):
         data = super().clean()
@@ -40,6 +40,11 @@ class TournamentForm(forms.ModelForm):
             self.add_error("max_entries", _("Not fewer than the minimum."))
         if fmt == Tournament.Format.SWISS and not data.get("rounds"):
             self.add_error("rounds", _("A Swiss tournament needs at least one round."))
+        if fmt == Tournament.Format.DUPLICATE and not data.get("rounds"):
+            self.add_error("rounds", _("A duplicate tournament needs at least one round."))
+        boards = data.get("boards")
+        if fmt == Tournament.Format.DUPLICATE and boards is not None and not 1 <= boards <= 24:
+            self.add_error("boards", _("Between 1 and 24 boards."))
         minutes = data.get("arena_minutes")
         if fmt == Tournament.Format.ARENA and minutes is not None and not 5 <= minutes <= 720:
             self.add_error("arena_minutes", _("Between 5 and 720 minutes."))

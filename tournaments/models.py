@@ -16,6 +16,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round robin")
         ELIMINATION = "elimination", _("Single elimination")
         ARENA = "arena", _("Arena")
+        DUPLICATE = "duplicate", _("Duplicate")
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("scheduled")
@@ -30,7 +31,7 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=16, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(
         _("rounds"), default=5,
-        help_text=_("Swiss only; a round robin and an elimination have as many rounds as they need."))
+        help_text=_("Swiss and duplicate only; a round robin and an elimination have as many rounds as they need."))
     starts_at = models.DateTimeField(_("start time"), db_index=True)
     registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True,
                                                  help_text=_("Empty: open from now until the start."))
@@ -46,6 +47,9 @@ class Tournament(models.Model):
     arena_minutes = models.PositiveSmallIntegerField(
         _("arena length (minutes)"), default=45,
         help_text=_("Arena only: how long pairing goes on; matches running at the end still count."))
+    boards = models.PositiveSmallIntegerField(
+        _("boards per round"), default=4, db_default=4,
+        help_text=_("Duplicate only: how many deals every table of a round plays, the same at every table."))
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     cancel_reason = models.CharField(_("cancel reason"), max_length=200, blank=True)
@@ -106,6 +110,10 @@ class Round(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Duplicate: the round's SECRET server seed (hex), from which every table derives its boards,
+    # and its SHA-256, shown from the start; the seed is shown once the round is over.
+    seed = models.CharField(max_length=64, blank=True, default="", db_default="")
+    commitment = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["number"]

@@ -30,7 +30,7 @@ from games.engine import core
 from games.labels import player_labels
 from games.models import Match, Table
 
-from . import arena_steps, pairing, scheduling, standings
+from . import arena_steps, duplicate_steps, pairing, scheduling, standings
 from .models import Entry, Game, Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,8 @@ def advance(tournament_id: int) -> bool:
             rnd.status = Round.Status.FINISHED
             rnd.finished_at = now
             rnd.save(update_fields=["status", "finished_at"])
+            if t.format == Format.DUPLICATE:
+                duplicate_steps.reveal(rnd)
             if _is_last_round(t, rnd.number):
                 if t.paused_at is None:
                     _finish(t, now)
@@ -224,6 +226,8 @@ def _is_last_round(t: Tournament, number: int) -> bool:
 
 def _start_round(t: Tournament, number: int, now: datetime) -> Round:
     """Pair round ``number`` and create its tables, all in the caller's transaction."""
+    if t.format == Format.DUPLICATE:
+        return duplicate_steps.start_round(t, number, now)
     entries = _active_entries(t)
     plan = _plan(t, number, entries)
     rnd = Round.objects.create(tournament=t, number=number, started_at=now)
@@ -240,14 +244,17 @@ def _start_round(t: Tournament, number: int, now: datetime) -> Round:
     return rnd
 
 
-def _create_game(t: Tournament, rnd: Round, board: int, players: list, users: dict) -> Game:
-    """A started table with the entrants (None: a bot of the tournament's level) in their seats."""
+def _create_game(t: Tournament, rnd: Round, board: int, players: list, users: dict, *,
+                 private: bool = False, duplicate: dict | None = None) -> Game:
+    """A started table with the entrants (None: a bot of the tournament's level) in their seats;
+    ``duplicate``: the round's deal source (tournaments/duplicate_steps.py)."""
     has_bot = any(p is None for p in players)
     owner = t.created_by or bot_user(_bot_level(t))
     table = game_services.create_table(
         owner, t.game, t.variant or None, rated=t.rated and not has_bot,
-        bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=False,
-        seats=[users[p] if p is not None else _bot_level(t) for p in players], start=True)
+        bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=private,
+        seats=[users[p] if p is not None else _bot_level(t) for p in players], start=True,
+        duplicate=duplicate)
     return Game.objects.create(round=rnd, board=board, table=table, players=players)
 
 
@@ -365,6 +372,8 @@ def _finish(t: Tournament, now: datetime) -> None:
         ranks = elimination_ranks(t, entries)
     elif t.format == Format.ARENA:
         ranks = {r.id: r.rank for r in arena_steps.standings(t, entries)}
+    elif t.format == Format.DUPLICATE:
+        ranks = {r.id: r.rank for r in duplicate_steps.standings(t, entries)}
     else:
         ranks = {r.id: r.rank for r in standings_rows(t, entries)}
     for e in entries:
@@ -443,7 +452,8 @@ def state(t: Tournament) -> dict:
     n = len(active)
     started = t.status in (Status.RUNNING, Status.FINISHED)
     is_arena = t.format == Format.ARENA
-    rows = standings_rows(t, active) if started and not is_arena else []
+    is_duplicate = t.format == Format.DUPLICATE
+    rows = standings_rows(t, active) if started and not (is_arena or is_duplicate) else []
     final = {e.pk: e.final_rank for e in active}
     table_ids = [g.table_id for g in Game.objects.filter(round__tournament=t) if g.table_id]
     table_status = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "status"))
@@ -471,6 +481,7 @@ def state(t: Tournament) -> dict:
         "paused": t.paused_at is not None,
         "ends_at": t.ends_at.isoformat() if t.ends_at else None,
         "leaderboard": arena_leaderboard(t, active, names, final) if started and is_arena else [],
+        "duplicate": duplicate_steps.page_state(t, names, active, started, rounds) if is_duplicate else None,
         "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating} for e in active],
         "rounds": rounds,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),

@@ -347,6 +347,10 @@ class Match:
     """A match: its deals' results folded into scores, the dealer rotation and the end.
 
     JSON-serialisable through ``to_dict``/``from_dict`` so the platform can persist it.
+
+    A duplicate match (``boards``) plays a fixed number of deals instead of playing to a target:
+    deal k's dealer is ``dealers[k]`` and every deal is scored on its own (Spades' bags start from
+    zero at every board), so the same cards played the same way score the same at every table.
     """
 
     game: str
@@ -357,18 +361,27 @@ class Match:
     bags: list[int] | None = None
     deal_number: int = 0
     results: list[dict] = field(default_factory=list)
+    boards: int | None = None              # duplicate: this many deals, then the match is over
+    dealers: list[int] | None = None       # duplicate: the dealer of each board
 
     @classmethod
     def start(cls, game: str, variant: str | None = None, players: list[str] | None = None,
-              first_dealer: int | None = None) -> "Match":
+              first_dealer: int | None = None, *, dealers: list[int] | None = None) -> "Match":
+        """A new match; ``dealers`` (one per board) makes it a duplicate match of that many deals."""
         rules = get_rules(game)
         variant = rules.check_variant(variant)
+        if dealers is not None:
+            if not dealers or any(not isinstance(d, int) or not 0 <= d < rules.seats for d in dealers):
+                raise ValueError(f"dealers must be seats 0..{rules.seats - 1}, one per board")
+            first_dealer = dealers[0]
         if first_dealer is None:
             first_dealer = secrets.randbelow(rules.seats)
         return cls(game=game, variant=variant,
                    players=list(players or [f"seat{i}" for i in range(rules.seats)]),
                    dealer=first_dealer, scores=rules.initial_scores(variant),
-                   bags=rules.initial_bags(variant))
+                   bags=rules.initial_bags(variant),
+                   boards=None if dealers is None else len(dealers),
+                   dealers=None if dealers is None else list(dealers))
 
     @property
     def rules(self) -> GameRules:
@@ -402,10 +415,18 @@ class Match:
                                                   list(self.bags) if self.bags is not None else None,
                                                   result)
         self.results.append(result)
-        self.dealer = rules.next_dealer(self.variant, self.dealer, result)
         self.deal_number += 1
+        if self.boards is None:
+            self.dealer = rules.next_dealer(self.variant, self.dealer, result)
+            return
+        if self.bags is not None:
+            self.bags = rules.initial_bags(self.variant)
+        if self.deal_number < self.boards:
+            self.dealer = self.dealers[self.deal_number]
 
     def is_over(self) -> bool:
+        if self.boards is not None:
+            return self.deal_number >= self.boards
         return self.rules.match_over(self.variant, self.scores)
 
     def ranks(self) -> list[int]:

@@ -8,7 +8,8 @@ rejection sampling, drive a Fisher-Yates shuffle of the game's starting deck; th
 deal it (``GameRules.deal_cards``). Once the server seed is revealed anyone can recompute it.
 
 ``label`` names what the deal belongs to: ``"match:<id>"`` for a table's match; a duplicate
-tournament could derive a round's deals from one seed with ``"round:<id>"`` and no client seeds.
+tournament derives every board of a round from one seed with ``"round:<tournament>-<round>"``
+(``round_label``), the board's index as the deal number and no client seeds.
 Pure Python, no Django: the same module serves the site, ``games.engine.verify`` and tests.
 """
 from __future__ import annotations
@@ -46,6 +47,11 @@ def is_client_seed(value: Any) -> bool:
 
 def match_label(match_id: int) -> str:
     return f"match:{int(match_id)}"
+
+
+def round_label(tournament_id: int, round_number: int) -> str:
+    """A duplicate tournament's round: every table of it derives board k from this label."""
+    return f"round:{int(tournament_id)}-{int(round_number)}"
 
 
 # --- the DRBG --------------------------------------------------------------------------------------

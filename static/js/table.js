@@ -1018,7 +1018,11 @@
     }
     box.appendChild(table);
     var goal = rules() && rules().target;
-    if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
+    var boards = tb && tb.match && tb.match.boards;
+    if (boards) {       // a duplicate tournament's match: a fixed number of deals, no target
+      var k = Math.min(boards, (v && v.deal_number !== undefined ? v.deal_number : tb.match.deal_number) + 1);
+      box.appendChild(el("div", "score-goal", t("goal_boards", { k: k, n: boards })));
+    } else if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
     var bags = currentBags();
     if (bags) {
       box.appendChild(el("div", "score-goal", t("bags_line", { a: bags[0], b: bags[1] })));

@@ -143,7 +143,7 @@
   /* --- one record -------------------------------------------------------------------------- */
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
-  function verifyRecord(rec, matchId) {
+  function verifyRecord(rec, label) {
     var fair = rec && rec.fair;
     var out = { number: (rec && rec.deal_number || 0) + 1, checks: [], diffs: [], verdict: "fail", fair: fair };
     if (!fair || typeof fair !== "object") { out.verdict = "unfair"; out.reason = T.no_fair; return Promise.resolve(out); }
@@ -155,7 +155,7 @@
       return Promise.resolve(out);
     }
     var seed = hexToBytes(fair.server_seed);
-    out.checks.push({ ok: fair.label === "match:" + matchId, text: fmt(T.label_check, { label: String(fair.label) }) });
+    out.checks.push({ ok: fair.label === label, text: fmt(T.label_check, { label: String(fair.label) }) });
     return crypto.subtle.digest("SHA-256", seed).then(function (digest) {
       out.checks.push({ ok: bytesToHex(digest) === fair.commitment, text: T.commitment_check });
       return shuffle(startingDeck(rec.game, rec.variant), seed, fair.client_seeds, fair.label, rec.deal_number || 0);
@@ -221,6 +221,8 @@
       return;
     }
     var matchId = root.getAttribute("data-match");
+    // The label the deals must carry: the match's, or (a duplicate tournament) its round's.
+    var label = root.getAttribute("data-label") || "match:" + matchId;
     fetch(root.getAttribute("data-records-url"), { credentials: "same-origin" }).then(function (resp) {
       if (!resp.ok) throw new Error(fmt(T.fetch_failed, { status: resp.status }));
       return resp.text();
@@ -230,7 +232,7 @@
       });
       return records.reduce(function (chain, rec) {
         return chain.then(function (done) {
-          return verifyRecord(rec, matchId).then(function (res) { show(res); done.push(res); return done; });
+          return verifyRecord(rec, label).then(function (res) { show(res); done.push(res); return done; });
         });
       }, Promise.resolve([]));
     }).then(function (results) {

@@ -92,6 +92,8 @@ class LeakGuard:
             self.secret_seeds.add(pending["seed"])
         if live.deal is not None and live.deal.server_seed:
             self.secret_seeds.add(live.deal.server_seed)
+        if live.table.duplicate:        # a duplicate tournament's round seed: never on a socket either
+            self.secret_seeds.add(live.table.duplicate["seed"])
         state = live.state
         if state is None:
             return

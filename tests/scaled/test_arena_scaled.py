@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .test_scaled import BIN, ROOT, Procs, _free_port, manage_shell, scaled_env, worker_args
+from .test_scaled import manage_shell, scaled_env
+from .tournament_run import page_socket, replace_worker, tournament_processes
 
 pytestmark = pytest.mark.scaled
 DB = "cards_arena_scaled_test"
@@ -62,17 +63,7 @@ def env():
 
 async def _watch(port, tid, procs, deadline):
     """Follow the page socket; kill the worker once matches have ended and others are playing."""
-    import websockets
-
-    for _ in range(100):
-        try:
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tournament/{tid}/",
-                                          origin=f"http://127.0.0.1:{port}")
-            break
-        except OSError:
-            await asyncio.sleep(0.2)
-    else:
-        raise RuntimeError("daphne did not come up")
+    ws = await page_socket(port, tid)
     boards, killed = [], False
     try:
         while time.monotonic() < deadline:
@@ -84,9 +75,7 @@ async def _watch(port, tid, procs, deadline):
             boards.append((st["status"], sum(r["games"] for r in st["leaderboard"])))
             playing = sum(r["playing"] for r in st["leaderboard"])
             if not killed and boards[-1][1] >= 6 and playing >= 4:
-                procs.kill("worker1")                       # mid-arena, matches being played
-                await asyncio.sleep(1.0)
-                procs.start("worker2", *worker_args("aworker2"))
+                await replace_worker(procs, "arena")        # mid-arena, matches being played
                 killed = True
             if st["status"] in ("finished", "cancelled"):
                 break
@@ -96,20 +85,10 @@ async def _watch(port, tid, procs, deadline):
 
 
 def test_an_arena_runs_by_itself_across_a_worker_kill(env):
-    (ROOT / "test-artifacts").mkdir(exist_ok=True)
     setup = manage_shell(env, SETUP)
-    port = _free_port()
-    procs = Procs(env)
-    try:
-        procs.start("a-daphne", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
-        procs.start("worker1", *worker_args("aworker1"))
-        procs.start("a-beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
-                    "--schedule", ROOT / "test-artifacts" / "celerybeat-arena-schedule")
-        with ThreadPoolExecutor(1) as pool:
-            boards, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
-                                                             time.monotonic() + 150)).result()
-    finally:
-        procs.stop_all()
+    with tournament_processes(env, "arena") as (port, procs), ThreadPoolExecutor(1) as pool:
+        boards, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
+                                                         time.monotonic() + 150)).result()
     final = manage_shell(env, CHECK % setup["tournament"])
     assert killed, boards[-5:]
     assert final["status"] == "finished", (final["status"], boards[-3:])

@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .test_scaled import BIN, ROOT, Procs, _free_port, manage_shell, scaled_env, worker_args
+from .test_scaled import manage_shell, scaled_env
+from .tournament_run import page_socket, replace_worker, tournament_processes
 
 pytestmark = pytest.mark.scaled
 DB = "cards_tournament_scaled_test"
@@ -62,17 +63,7 @@ def env():
 
 async def _watch(port, tid, procs, deadline):
     """Listen to the tournament page socket; kill the worker once round 2 is under way."""
-    import websockets
-
-    for _ in range(100):
-        try:
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tournament/{tid}/",
-                                          origin=f"http://127.0.0.1:{port}")
-            break
-        except OSError:
-            await asyncio.sleep(0.2)
-    else:
-        raise RuntimeError("daphne did not come up")
+    ws = await page_socket(port, tid)
     seen, killed = [], False
     try:
         while time.monotonic() < deadline:
@@ -85,9 +76,7 @@ async def _watch(port, tid, procs, deadline):
             playing = [g for r in st["rounds"] if r["number"] == st["current_round"]
                        for g in r["games"] if g["points"] is None]
             if not killed and st["current_round"] == 2 and len(playing) >= 2:
-                procs.kill("worker1")                      # mid-round, tables still playing
-                await asyncio.sleep(1.0)
-                procs.start("worker2", *worker_args("tworker2"))
+                await replace_worker(procs, "tournament")  # mid-round, tables still playing
                 killed = True
             if st["status"] in ("finished", "cancelled"):
                 break
@@ -97,20 +86,10 @@ async def _watch(port, tid, procs, deadline):
 
 
 def test_it_runs_a_swiss_by_itself_across_a_worker_kill(env):
-    (ROOT / "test-artifacts").mkdir(exist_ok=True)
     setup = manage_shell(env, SETUP)
-    port = _free_port()
-    procs = Procs(env)
-    try:
-        procs.start("t-daphne", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
-        procs.start("worker1", *worker_args("tworker1"))
-        procs.start("t-beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
-                    "--schedule", ROOT / "test-artifacts" / "celerybeat-tournament-schedule")
-        with ThreadPoolExecutor(1) as pool:
-            seen, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
-                                                           time.monotonic() + 100)).result()
-    finally:
-        procs.stop_all()
+    with tournament_processes(env, "tournament") as (port, procs), ThreadPoolExecutor(1) as pool:
+        seen, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
+                                                       time.monotonic() + 100)).result()
     final = manage_shell(env, CHECK % setup["tournament"])
     assert killed, seen
     assert final["status"] == "finished", (final, seen[-3:])

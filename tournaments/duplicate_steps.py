@@ -1,0 +1,213 @@
+"""A duplicate tournament's steps: what tournaments/services.py does for one inside the tournament's
+lock, and what its page shows (the pure part is tournaments/duplicate.py).
+
+A round is paired as the Swiss pairs (by the duplicate standings); its seed is drawn and its
+SHA-256 stored in the transaction that creates the round and its tables, before any deal of it is
+dealt: every table gets the seed in ``Table.duplicate`` (games/fair_deals.py), so board k there is
+the deck fair.py derives from (round seed, no client seeds, ``round:<tournament>-<round>``, k).
+The seed and the cards stay hidden until the round's last table has finished: then ``reveal``
+marks the tables (their records carry the seed from then on, ratings.services.public_record) and
+opens them to spectators, and the page shows the seed and, per board, who held which cards, what
+each table made of them and the matchpoints. Until then the page shows finished tables' match
+scores only: a board's results would tell a table still playing it what the cards hold.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+
+from games import fair_deals
+from games.engine import core, fair
+from games.labels import player_labels
+from games.models import Deal, Table
+
+from . import duplicate, pairing
+from .models import Entry, Game, Round, Tournament
+
+CARD_SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def start_round(t: Tournament, number: int, now: datetime) -> Round:
+    """Commit to the round's seed, pair it and create its tables (the caller's transaction)."""
+    from . import services
+
+    entries = services._active_entries(t)
+    seed = fair.new_server_seed()
+    rnd = Round.objects.create(tournament=t, number=number, started_at=now,
+                               seed=seed.hex(), commitment=fair.commitment(seed))
+    label = fair.round_label(t.pk, number)
+    seats = services.seats_of(t)
+    users = {e.pk: e.user for e in entries}
+    table_index = 0
+    for board, (players, bye) in enumerate(plan(t, entries), start=1):
+        if bye:
+            Game.objects.create(round=rnd, board=board, players=players, bye=True,
+                                result={"points": [1.0], "game_points": [0.0], "ranks": [1], "timed_out": []})
+            continue
+        dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(seats, table_index))
+        table_index += 1
+        # Private while the round lasts: a spectator could pass on a board another table has yet to play.
+        services._create_game(t, rnd, board, players, users, private=True,
+                              duplicate=fair_deals.duplicate_source(label, seed, dealers))
+    t.current_round = number
+    t.next_round_at = None
+    services._bump(t)
+    return rnd
+
+
+def plan(t: Tournament, entries: list[Entry]) -> list[tuple[list, bool]]:
+    """The round's tables as the Swiss pairs them, in the order of the duplicate standings."""
+    from . import services
+
+    history = {r.id: r for r in services.standings_rows(t, entries)}      # opponents, tables, byes
+    order = standings(t, entries)
+    players = [pairing.Player(id=r.id, score=r.pct, rating=r.rating,
+                              opponents=frozenset(history[r.id].opponents),
+                              partners=tuple(history[r.id].partners), byes=history[r.id].byes,
+                              tables=tuple(history[r.id].tables)) for r in order]
+    if services.seats_of(t) == 2:
+        result = pairing.swiss_pairs(players)
+        out = [([a, b], False) for a, b in result.pairs]
+        if result.bye is not None:
+            out.append(([result.bye], True))
+        return out
+    by_id = {p.id: p for p in players}
+    rules = core.get_rules(t.game)
+    teams = rules.teams(t.variant or None)
+    out = []
+    for table in pairing.swiss_tables(players, rules.seats):
+        if len(teams) < rules.seats:
+            table = pairing.partnership_seating([by_id.get(p) for p in table], teams)
+        out.append((list(table), False))
+    return out
+
+
+def reveal(rnd: Round) -> None:
+    """The round is over at every table: its deals may be shown (records with the seed, replays)."""
+    for table in Table.objects.filter(tournament_game__round=rnd).exclude(duplicate=None):
+        table.duplicate = dict(table.duplicate, revealed=True)
+        table.private = False
+        table.save(update_fields=["duplicate", "private"])
+
+
+# --- scores ----------------------------------------------------------------------------------------
+def _variant(t: Tournament) -> str:
+    return core.get_rules(t.game).check_variant(t.variant or None)
+
+
+def table_rounds(t: Tournament, games: list[Game]) -> list[duplicate.TableRound]:
+    """The finished tables of ``games`` with their margins per board, read from the deal records."""
+    variant = _variant(t)
+    played = [g for g in games if not g.bye and g.result is not None and g.table_id is not None]
+    dealers = dict(Table.objects.filter(pk__in=[g.table_id for g in played]).values_list("pk", "duplicate"))
+    margins: dict[int, dict[int, list[float]]] = {}
+    for table_id, number, result in (Deal.objects.filter(match__table_id__in=list(dealers), finished=True)
+                                     .values_list("match__table_id", "number", "result")):
+        margins.setdefault(table_id, {})[number] = duplicate.board_margins(t.game, variant, result)
+    out = []
+    for g in played:
+        source = dealers.get(g.table_id) or {}
+        boards = margins.get(g.table_id, {})
+        out.append(duplicate.TableRound(
+            table=g.board, players=list(g.players), dealers=list(source.get("dealers") or []),
+            margins=[boards.get(k) for k in range(len(source.get("dealers") or []))],
+            at_fault=frozenset(g.result.get("timed_out") or [])))
+    return out
+
+
+def round_scores(t: Tournament, rnd: Round, games: list[Game]) -> list[duplicate.BoardScore]:
+    rules = core.get_rules(t.game)
+    tables = table_rounds(t, games)
+    if not tables:
+        return []
+    boards = len(tables[0].dealers)
+    return duplicate.score_round(rules.teams(_variant(t)), rules.seats, tables, boards)
+
+
+def standings(t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
+    """Counted over finished rounds only: a round's matchpoints are final when its last table ends."""
+    from .services import DEFAULT_RATING
+
+    scores: list[duplicate.BoardScore] = []
+    byes = []
+    for rnd in t.round_set.filter(status=Round.Status.FINISHED):
+        games = list(rnd.games.all())
+        scores += round_scores(t, rnd, games)
+        boards = max((len(tr.dealers) for tr in table_rounds(t, games)), default=t.boards)
+        byes += [(g.players[0], boards) for g in games if g.bye]
+    ents = [duplicate.Entrant(id=e.pk, rating=e.seed_rating or DEFAULT_RATING, order=e.pk) for e in entries]
+    return duplicate.standings(ents, scores, byes)
+
+
+# --- the page ----------------------------------------------------------------------------------------
+def card_text(code: str) -> dict:
+    rank = "10" if code[0] == "T" else code[0]
+    return {"code": code, "text": rank + CARD_SUITS[code[1]], "suit": code[1]}
+
+
+def holding_label(game: str, variant: str, holding: tuple[int, ...]) -> str:
+    """Which hand of the board, named from the dealer (the same words at every table)."""
+    rules = core.get_rules(game)
+    if len(holding) > 1:
+        return _("The dealer's partnership") if 0 in holding else _("The other partnership")
+    if rules.seats == 2:
+        return _("The dealer's hand") if holding[0] == 0 else _("The hand that leads first")
+    return [_("The dealer's hand"), _("Left of the dealer"), _("Across from the dealer"),
+            _("Right of the dealer")][holding[0]]
+
+
+def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, rounds: list[dict]) -> dict:
+    """What the page adds for a duplicate tournament: the standings, and in each of ``rounds`` (the
+    page's round dicts) its commitment and, once the round is over, its seed and every board's
+    comparison."""
+    final = {e.pk: e.final_rank for e in active}
+    counted = started and t.round_set.filter(status=Round.Status.FINISHED).exists()
+    rows = standings(t, active) if counted else []      # nothing to rank before a round is over
+    label_of = {}
+
+    def who(pid):
+        if pid not in label_of:
+            label_of[pid] = player_labels([names.get(pid) if pid is not None else f"bot:{t.bot_level}"])[0]
+        return label_of[pid]
+
+    shown = {r["number"]: r for r in rounds}
+    for rnd in t.round_set.prefetch_related("games"):
+        data = {"commitment": rnd.commitment, "label": fair.round_label(t.pk, rnd.number), "seed": None,
+                "boards": []}
+        if rnd.status == Round.Status.FINISHED and rnd.seed:
+            data["seed"] = rnd.seed
+            data["boards"] = _boards(t, rnd, list(rnd.games.all()), who)
+        if rnd.number in shown:
+            shown[rnd.number]["duplicate"] = data
+    return {
+        "boards_per_round": t.boards,
+        "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
+                       "pct": round(r.pct, 2), "boards": r.boards, "margin": r.margin, "byes": r.byes}
+                      for r in sorted(rows, key=lambda r: (final.get(r.id) or r.rank, r.rank))],
+    }
+
+
+def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
+    rules = core.get_rules(t.game)
+    variant = _variant(t)
+    seeds = fair.DealSeeds(bytes.fromhex(rnd.seed), (None,) * rules.seats, fair.round_label(t.pk, rnd.number))
+    scores = round_scores(t, rnd, games)
+    count = max((s.board for s in scores), default=-1) + 1
+    out = []
+    for k in range(count):
+        reference = duplicate.dealers(rules.seats, k + 1)[k]
+        dealt = fair.deal_from_seeds(t.game, variant, reference, seeds, k)
+        hands = []
+        for holding in sorted({s.holding for s in scores if s.board == k}):
+            held = [dealt["hands"][duplicate.seat_at(p, reference, rules.seats)] for p in holding]
+            hands.append({
+                "label": holding_label(t.game, variant, holding),
+                "cards": [[card_text(c) for c in hand] for hand in held],     # per hand (Spades: two)
+                "results": [{"table": s.table, "players": [who(p) for p in s.players],
+                             "margin": s.margin, "mp": s.mp, "top": s.top, "pct": round(s.pct, 1)}
+                            for s in scores if s.board == k and s.holding == holding],
+            })
+        trump = dealt.get("trump_card")
+        out.append({"number": k + 1, "trump": card_text(trump) if trump else None, "hands": hands})
+    return out
