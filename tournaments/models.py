@@ -73,6 +73,12 @@ class Tournament(models.Model):
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
 
+    @property
+    def seats(self) -> int:
+        """Players per table of its game (the engine knows; pages ask this, not the game's name)."""
+        from games.engine.core import get_rules
+        return get_rules(self.game).seats
+
     def __str__(self):
         return self.name
 
