@@ -105,6 +105,9 @@ def test_it_wraps_a_long_word_in_the_chat(server, new_page, long_named, viewport
     page = new_page(width, height)
     log_in(page, server, name)
     page.goto(f"{server.url}/table/{table_id}/")
+    # Chat goes over the table's socket: sent before it is open, the client keeps the text and
+    # says "not connected" (on a busy machine the socket opens after the click).
+    page.wait_for_function("() => window.tableClient.state.table !== null")
     word = f"w{viewport}" + "x" * 300
     page.fill("#chat-form input[name=text]", word)
     page.locator("#chat-form button[type=submit]").click()
