@@ -4,7 +4,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-BOT_LEVELS = ("random", "basic", "strong")
+from games.bots import levels
+
+BOT_LEVELS = levels.NAMES      # the ladder of bot levels, weakest first
 
 
 class User(AbstractUser):

@@ -18,7 +18,7 @@ from . import services
 from .engine import core
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
-from .labels import BOT_LEVEL_LABELS, bot_label, game_label, variant_label
+from .labels import BOT_LEVEL_LABELS, bot_label, bot_level_choices, game_label, variant_label
 from .models import Seat, Table
 
 Status = Table.Status
@@ -75,6 +75,7 @@ def _games(request, errors: dict | None = None) -> list[dict]:
             "variants": [{"value": v, "label": variant_label(v)} for v in rules.variants],
             "variant": chosen if chosen in rules.variants else rules.variants[0],
             "level": level,
+            "levels": bot_level_choices(game),
             "summary": _summary_template(game, request.LANGUAGE_CODE),
             "lobby_url": reverse("lobby", args=[game]),
             "watch_url": _watch_url(game),
@@ -114,7 +115,6 @@ def _page(request, errors: dict | None = None, status: int = 200):
     return render(request, "home.html", {
         "games": _games(request, errors),
         "open_tables": _open_tables(),
-        "levels": [{"value": lv, "label": BOT_LEVEL_LABELS[lv]} for lv in BOT_LEVELS],
         "page_error": (errors or {}).get(""),
     }, status=status)
 
@@ -135,7 +135,8 @@ def play_now(request):
         return _bad(request, game, _("Choose one of this game's variants."))
     level = request.POST.get("level") or DEFAULT_LEVEL
     if level not in BOT_LEVELS:
-        return _bad(request, game, _("Choose a bot level: random, basic or strong."))
+        return _bad(request, game, _("Choose a bot level: %(levels)s.") % {
+            "levels": ", ".join(str(BOT_LEVEL_LABELS[lv]) for lv in BOT_LEVELS)})
     try:
         user = login_as_guest(request)          # GUEST_RATE per address
         limits.check(request, "table")          # TABLE_CREATE_RATE per user (with the lobby's form)

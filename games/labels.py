@@ -2,6 +2,8 @@
 identifier (``GameRules.variants``) and imports no Django, so the translated labels live here."""
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
+from games.bots import levels
+
 from .models import GAME_CHOICES
 
 GAME_LABELS = dict(GAME_CHOICES)
@@ -34,7 +36,9 @@ BOT_PREFIX = "bot:"
 BOT_LEVEL_LABELS = {
     "random": pgettext_lazy("bot level", "random"),
     "basic": pgettext_lazy("bot level", "basic"),
+    "medium": pgettext_lazy("bot level", "medium"),
     "strong": pgettext_lazy("bot level", "strong"),
+    "expert": pgettext_lazy("bot level", "expert"),
 }
 
 
@@ -63,3 +67,10 @@ def player_labels(names: list) -> list[str]:
         else:
             out.append(bot_label(level, seat if levels.count(level) > 1 else None))
     return out
+
+
+def bot_level_choices(game: str) -> list[dict]:
+    """The ladder of bot levels as pickers offer it, weakest first: each level's value, label and
+    its rating measured in ``game`` (games/bots/levels.py; None where not measured)."""
+    return [{"value": name, "label": str(BOT_LEVEL_LABELS.get(name, name)),
+             "rating": levels.rating(game, name)} for name in levels.NAMES]

@@ -11,6 +11,7 @@ from accounts import limits
 from . import loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
+from .labels import bot_level_choices
 from .models import GAME_CHOICES, Table
 from .errors import ServiceError
 from .rules_views import rules_link_label
@@ -33,6 +34,7 @@ def lobby(request, game):
         "seats": rules.seats,
         "tables": messages.lobby_tables(game),
         "form": CreateTableForm(rules=rules),
+        "bot_levels": bot_level_choices(game),
         "create_url": reverse("create_table", args=[game]),
         "ws_url": f"/ws/lobby/{game}/",
         "rules_label": rules_link_label(request.LANGUAGE_CODE),
