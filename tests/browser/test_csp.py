@@ -104,10 +104,12 @@ def test_visitor_pages_and_the_language_switch_keep_the_policy(server, new_page,
     w.assert_clean("home")
 
     # the language select submits its form (static/js/site.js; no inline onchange any more)
-    w.page.select_option("select[name=language]", "pl")
-    w.page.wait_for_function("() => document.documentElement.lang === 'pl'")
-    w.page.select_option("select[name=language]", "en")
-    w.page.wait_for_function("() => document.documentElement.lang === 'en'")
+    # Each switch waits for the new page's load: its <html lang> is there before site.js listens
+    # to the select, and a second switch made meanwhile would go unheard.
+    for code in ("pl", "en"):
+        with w.page.expect_navigation():
+            w.page.select_option("select[name=language]", code)
+        assert w.page.get_attribute("html", "lang") == code
     w.assert_clean("language switch")
 
     w.goto(f"{server.url}/play/sixtysix/")                      # the live list over its socket
