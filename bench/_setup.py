@@ -1,8 +1,8 @@
 """Setup step of bench/live.py, run as a subprocess with the mode's settings (after migrate).
 
-    python bench/_setup.py TABLES BOTS   -> JSON on stdout: [{"id", "game", "sessions": [...]}]
+    python bench/_setup.py TABLES BOTS [LEVEL]   -> JSON on stdout: [{"id", "game", "sessions": [...]}]
 
-Creates the players, their tables (hearts and spades alternately; seats 1-3 basic bots when BOTS=1)
+Creates the players, their tables (hearts and spades alternately; seats 1-3 bots of LEVEL (basic) when BOTS=1)
 through games.services.create_table, seats the other players, and logs every player in by creating
 a session (what django.contrib.auth.login stores), so that the client presents a ``sessionid``
 cookie on the socket handshake as a browser does. The match is started later by the table's owner
@@ -39,6 +39,7 @@ GAMES = ("hearts", "spades")
 
 def main() -> None:
     n_tables, with_bots = int(sys.argv[1]), sys.argv[2] == "1"
+    level = sys.argv[3] if len(sys.argv) > 3 else "basic"
     # Creating a table schedules nothing we need here (its match starts later, from the socket).
     scheduling._scheduler = lambda *a, **k: None
     humans_per_table = 1 if with_bots else 4
@@ -62,7 +63,7 @@ def main() -> None:
         game = GAMES[t % len(GAMES)]
         group = users[t * humans_per_table:(t + 1) * humans_per_table]
         owner = group[0]
-        spec = ["me", "basic", "basic", "basic"] if with_bots else ["me", "", "", ""]
+        spec = ["me", level, level, level] if with_bots else ["me", "", "", ""]
         with transaction.atomic():
             # Kept waiting: the owners' sockets start the matches (bench/live.py).
             table = services.create_table(owner, game, bank_seconds=300, increment_seconds=5, seats=spec,

@@ -3,6 +3,7 @@
     .venv/bin/python bench/live.py --mode embedded --tables 200 --seconds 30 --warmup 5
     .venv/bin/python bench/live.py --mode scaled   --tables 200 --seconds 30
     .venv/bin/python bench/live.py --mode scaled   --tables 200 --bots      # 3 basic bots + 1 client
+    .venv/bin/python bench/live.py --mode embedded --tables 20 --bots --bot-level strong --rate 0.5
 
 The script starts its own servers and stops them when it is done (everything on 127.0.0.1):
   * embedded: one Daphne with the default settings and a fresh SQLite file (in-memory channel
@@ -315,7 +316,7 @@ def pct(samples: list[float], q: float) -> float:
 def report(args, res: dict) -> dict:
     st: Stats = res["stats"]
     row = {
-        "mode": args.mode + ("+bots" if args.bots else ""), "tables": args.tables,
+        "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
         "moves_s": st.actions_in_window / args.seconds,
         "scripted_moves": len(st.lat),
@@ -340,7 +341,7 @@ def print_rows(rows: list[dict]) -> None:
         cpu = ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items())
         print(f"{r['mode']:<15}{r['tables']:>7}{r['moves_s']:>9.1f}{r['target_moves_s']:>8.0f}"
               f"{r['p50']:>8.1f}{r['p95']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.1f}{r['errors']:>7}  {cpu}")
-        if r["mode"].endswith("+bots"):
+        if "+bots" in r["mode"]:
             print(f"{'  bot moves':<15}{'':>7}{'':>9}{'':>8}{r['bot_p50']:>8.1f}{r['bot_p95']:>8.1f}"
                   f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
         if r["error_kinds"]:
@@ -376,7 +377,8 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     ap.add_argument("--stock-loop", action="store_true",
                     help="run the load generator on asyncio's own loop instead of uvloop")
-    ap.add_argument("--bots", action="store_true", help="seats 1-3 are basic bots (Celery)")
+    ap.add_argument("--bots", action="store_true", help="seats 1-3 are bots (Celery)")
+    ap.add_argument("--bot-level", default="basic", help="the bots' level (games/bots/levels.py)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
     ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
     ap.add_argument("--seed", type=int, default=1)
@@ -402,7 +404,7 @@ def main() -> int:
         log = workdir / "setup.log"
         S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
         specs = json.loads(S.run_checked(
-            [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0"], env, log))
+            [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
         print(f"  migrated and set up {len(specs)} tables", flush=True)
 
         n_daphne = 1 if args.mode == "embedded" else 2

@@ -7,7 +7,8 @@ of the match is dealt from deck i to the seats by the rules, the dealer as the m
 the two configurations swap seats between them: side A sits at seat 0 (and 2) in the first and at
 seat 1 (and 3) in the second, so each side plays the other's cards and the luck of the deal
 cancels. A match runs to the game's end (first to 7 or 11, 100 in hearts, 500 in spades) or
-``--max-deals``. Bots see only their seat's view (``games.bots.choose_action``).
+``--max-deals``. Bots see only their seat's view (``games.bots.choose_action``). A side may also be
+``git:REV:LEVEL``, a level as it was at an earlier commit (``baseline.py``): the A/B of a change.
 
 Printed: the win rate of A with a 95% Wilson interval (a drawn match counts half; in hearts a
 side wins when its seats' total score is lower), mean points per deal per seat of each side (game
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 
 from games.engine import cards as C
 from games.engine.core import Match, get_rules
-from games.bots import choose_action
+from games.bots import baseline, choose_action as choose_level
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,14 @@ class Config:
     budget_ms: int | None
     seed: int
     max_deals: int
+
+
+def choose_action(level: str, view: dict, rng, budget_ms: int | None) -> dict:
+    """A level of today's ladder, or ``git:REV:LEVEL``: that level as it was at commit REV
+    (baseline.py), to measure a change against what it replaces."""
+    if baseline.is_baseline(level):
+        return baseline.choose_action(level, view, rng, budget_ms)
+    return choose_level(level, view, rng, budget_ms)
 
 
 def side_seats(seats: int, a_first: bool) -> tuple[list[int], list[int]]:

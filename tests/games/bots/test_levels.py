@@ -68,3 +68,13 @@ def test_it_shows_every_level_with_its_rating_on_the_home_page(client, monkeypat
     for name in levels.NAMES:
         assert f'value="{name}"' in page
     assert "(≈1234)" in page
+
+
+def test_the_arena_plays_a_level_as_it_was_at_a_commit():
+    from games.bots import arena
+
+    state = deal("hearts", rng=random.Random(5), dealer=0)
+    state.apply(bots.choose_action("basic", state.view(state.to_act()), random.Random(1)))
+    view = state.view(state.seats_to_act()[0])
+    then = arena.choose_action("git:HEAD:basic", view, random.Random(2), None)
+    assert then == bots.choose_action("basic", view, random.Random(2))

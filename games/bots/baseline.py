@@ -1,0 +1,51 @@
+"""A bot level as it was at an earlier commit, for A/B measurements in the arena (bench only).
+
+    python -m games.bots.arena --game hearts --a strong --b git:493aadf:strong
+
+``git:REV:LEVEL`` loads ``games/bots/`` of commit ``REV`` (``git show``) into a package of its own
+(``bots_at_REV``) beside the current one, so both play in one process with today's engine: the
+baseline is the old search, not an old engine. Nothing is copied into the tree, so no frozen copy
+of a bot has to be kept up to date or mistaken for a level.
+"""
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PREFIX = "git:"
+
+
+def is_baseline(level: str) -> bool:
+    return level.startswith(PREFIX)
+
+
+@lru_cache(maxsize=None)
+def _package(rev: str) -> str:
+    """Import ``games/bots`` of ``rev`` as a package; its name."""
+    name = "bots_at_" + "".join(ch if ch.isalnum() else "_" for ch in rev)
+    if name in sys.modules:
+        return name
+    files = subprocess.run(["git", "ls-tree", "--name-only", rev, "games/bots/"], cwd=ROOT,
+                           check=True, capture_output=True, text=True).stdout.split()
+    where = Path(tempfile.mkdtemp(prefix="bots-baseline-")) / name
+    where.mkdir()
+    for path in files:
+        if path.endswith(".py"):
+            text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
+                                  capture_output=True, text=True).stdout
+            (where / Path(path).name).write_text(text)
+    sys.path.insert(0, str(where.parent))
+    importlib.import_module(name)
+    return name
+
+
+def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None) -> dict:
+    """``level`` is ``git:REV:LEVEL``: that commit's dispatcher chooses (its own level budgets)."""
+    rev, _sep, name = level[len(PREFIX):].partition(":")
+    package = importlib.import_module(_package(rev))
+    return package.choose_action(name or "strong", view, rng, budget_ms)
