@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,11 +41,18 @@ R = TypeVar("R")
 # --- the per-process cache ---------------------------------------------------------------
 class LiveCache(Generic[T]):
     """Values by table id, each stored with the table version it was loaded at; the oldest
-    entries go first beyond ``size``."""
+    entries go first beyond ``size``, and any entry not stored again within ``idle_seconds``.
 
-    def __init__(self, size: int = 5000):
+    The idle limit is what bounds a web process's memory: a table whose match another process
+    finished (or that went quiet) is never changed here again, and kept until the size limit it
+    grew each web process by about 2 MB a minute in the 200-table soak (bench/soak.py), with
+    rematches making new tables all the time. A table that is only slow reads itself back."""
+
+    def __init__(self, size: int = 5000, idle_seconds: float = 120.0, clock=time.monotonic):
         self.size = size
-        self._items: OrderedDict[int, tuple[int, T]] = OrderedDict()
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+        self._items: OrderedDict[int, tuple[int, T, float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def take(self, table_id: int) -> T | None:
@@ -54,13 +62,20 @@ class LiveCache(Generic[T]):
         return None if item is None else item[1]
 
     def put(self, table_id: int, version: int, value: T) -> None:
+        now = self._clock()
         with self._lock:
             held = self._items.get(table_id)
             if held is not None and held[0] > version:
                 return      # a later commit got here first
-            self._items[table_id] = (version, value)
+            self._items[table_id] = (version, value, now)
             self._items.move_to_end(table_id)
             while len(self._items) > self.size:
+                self._items.popitem(last=False)
+            # Stored in time order: the idle ones are at the front.
+            while self._items:
+                first = next(iter(self._items.values()))
+                if now - first[2] <= self.idle_seconds:
+                    break
                 self._items.popitem(last=False)
 
     def read(self, table_id: int, version: int, reader: Callable[[T], R]) -> R | None:

@@ -36,6 +36,17 @@ def test_it_holds_at_most_its_size_dropping_the_least_recently_stored():
     assert cache.take(1) is None and cache.take(2) == 2 and cache.take(3) == 3
 
 
+def test_it_drops_entries_not_stored_again_within_the_idle_limit():
+    clock = [0.0]
+    cache = LiveCache(idle_seconds=60, clock=lambda: clock[0])
+    cache.put(1, 1, "quiet")            # e.g. a table whose match another process finished
+    clock[0] = 30.0
+    cache.put(2, 1, "busy")
+    clock[0] = 61.0
+    cache.put(2, 2, "busy@2")           # any store sweeps the idle front
+    assert cache.take(1) is None and cache.take(2) == "busy@2"
+
+
 def test_forget_drops_one_table_or_all():
     cache = LiveCache()
     cache.put(1, 1, "a")
