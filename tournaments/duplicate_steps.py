@@ -66,21 +66,7 @@ def plan(t: Tournament, entries: list[Entry]) -> list[tuple[list, bool]]:
                               opponents=frozenset(history[r.id].opponents),
                               partners=tuple(history[r.id].partners), byes=history[r.id].byes,
                               tables=tuple(history[r.id].tables)) for r in order]
-    if services.seats_of(t) == 2:
-        result = pairing.swiss_pairs(players)
-        out = [([a, b], False) for a, b in result.pairs]
-        if result.bye is not None:
-            out.append(([result.bye], True))
-        return out
-    by_id = {p.id: p for p in players}
-    rules = core.get_rules(t.game)
-    teams = rules.teams(t.variant or None)
-    out = []
-    for table in pairing.swiss_tables(players, rules.seats):
-        if len(teams) < rules.seats:
-            table = pairing.partnership_seating([by_id.get(p) for p in table], teams)
-        out.append((list(table), False))
-    return out
+    return services.swiss_plan(t, players)
 
 
 def reveal(rnd: Round) -> None:

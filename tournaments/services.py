@@ -279,8 +279,12 @@ def _plan(t: Tournament, number: int, entries: list[Entry]) -> list[tuple[list, 
                 continue
             out.append(([a if a is not None else b], True) if a is None or b is None else ([a, b], False))
         return out
-    rows = standings_rows(t, entries)
-    players = standings.pairing_players(rows)
+    return swiss_plan(t, standings.pairing_players(standings_rows(t, entries)))
+
+
+def swiss_plan(t: Tournament, players: list[pairing.Player]) -> list[tuple[list, bool]]:
+    """The Swiss round of ``players`` (in standings order): pairs and a bye, or tables of the
+    game's size with partnerships seated by the pairing module."""
     if seats_of(t) == 2:
         result = pairing.swiss_pairs(players)
         out = [([a, b], False) for a, b in result.pairs]
