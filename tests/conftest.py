@@ -68,6 +68,23 @@ def default_language():
 
 
 @pytest.fixture
+def guard(monkeypatch):
+    """A LeakGuard (tests/games/sockets.py) fed every committed table state: the cards each seat
+    may see, for the hidden-card scan of socket messages."""
+    from games import services
+    from tests.games.sockets import LeakGuard
+
+    g = LeakGuard()
+    real = services._bump
+
+    def bump(live, now):
+        real(live, now)
+        g.record(live)
+    monkeypatch.setattr(services, "_bump", bump)
+    return g
+
+
+@pytest.fixture
 def sent(monkeypatch):
     """Every group message the services send (after commit), still delivered."""
     from games import broadcast

@@ -11,21 +11,9 @@ from botapi import services as botapi
 from config.routing import application
 from games import bots, services
 from games.models import Table
-from tests.games.sockets import LeakGuard, Sock, connect
+from tests.games.sockets import Sock, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def guard(monkeypatch):
-    g = LeakGuard()
-    real = services._bump
-
-    def bump(live, now):
-        real(live, now)
-        g.record(live)
-    monkeypatch.setattr(services, "_bump", bump)
-    return g
 
 
 def _bot_with_token(make_user, name="robo"):

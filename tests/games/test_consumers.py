@@ -8,21 +8,9 @@ from channels.db import database_sync_to_async as db
 from games import bots, loading, messages, services
 from games.models import Match, Table
 
-from .sockets import LeakGuard, connect
+from .sockets import connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def guard(monkeypatch):
-    g = LeakGuard()
-    real = services._bump
-
-    def bump(live, now):
-        real(live, now)
-        g.record(live)
-    monkeypatch.setattr(services, "_bump", bump)
-    return g
 
 
 async def drain_all(socks, guard=None, table_id=None):
