@@ -13,6 +13,9 @@ Printed: the win rate of A with a 95% Wilson interval (a drawn match counts half
 side wins when its seats' total score is lower), mean points per deal per seat of each side (game
 points in sixty-six, card points in hearts, team points in spades), and decision time p50/p95 of
 each side. Matches run in ``--jobs`` processes; a progress bar goes to stderr.
+
+Besides the site's levels (``games.bots.BOTS``) the arena knows bench-only baselines
+(``BENCH_LEVELS``), e.g. ``--a strong --b strong-v1``: the strong bot against its frozen predecessor.
 """
 from __future__ import annotations
 
@@ -26,7 +29,21 @@ from dataclasses import dataclass
 
 from games.engine import cards as C
 from games.engine.core import Match, get_rules
-from games.bots import choose_action
+from games.bots import BOTS, get_bot
+
+# Bench-only levels: frozen predecessors to measure against, never offered by the site.
+BENCH_LEVELS = {"strong-v1": "games.bots.strong_v1"}
+
+
+def bot_module(level: str):
+    if level in BENCH_LEVELS:
+        import importlib
+        return importlib.import_module(BENCH_LEVELS[level])
+    return get_bot(level)
+
+
+def choose_action(level: str, view: dict, rng, budget_ms):
+    return bot_module(level).choose_action(view, rng, budget_ms)
 
 
 @dataclass(frozen=True)
@@ -203,8 +220,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True, choices=["sixtysix", "hearts", "spades"])
     parser.add_argument("--variant", default=None)
-    parser.add_argument("--a", default="strong", help="bot level of side A")
-    parser.add_argument("--b", default="basic", help="bot level of side B")
+    levels = sorted(BOTS) + sorted(BENCH_LEVELS)
+    parser.add_argument("--a", default="strong", choices=levels, help="bot level of side A")
+    parser.add_argument("--b", default="basic", choices=levels, help="bot level of side B")
     parser.add_argument("--matches", type=int, default=20, help="matches (rounded up to pairs)")
     parser.add_argument("--budget-ms", type=int, default=None, help="thinking budget (default: the bots')")
     parser.add_argument("--seed", type=int, default=1)
