@@ -17,6 +17,7 @@ the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
+import math
 import random as _random
 import time
 
@@ -27,17 +28,30 @@ from games.engine import spades as SP
 
 from . import basic, ss_solver
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
-from .sampling import sample
+from .sampling import sample, sixtysix_hands, sixtysix_knowledge
 
 EPSILON = 0.08            # share of random moves in rollouts (keeps them from being too sure)
-MAX_ITERATIONS = 400      # enough draws for any decision; stops early on easy positions
+MAX_ITERATIONS = 400      # draws of an ordinary decision at most
+HARD_ITERATIONS = 1600    # draws of a hard decision (still open at the budget) at most
+MIN_DRAWS = 16            # draws before any option is dropped
+CHECK_EVERY = 8           # draws between two looks at the confidence bounds
+Z = 2.5                   # one-sided normal quantile of the paired bounds (many options, many looks)
+INDIFFERENT = 0.04        # an option at most this much better than the best (with confidence) is dropped
+HARD_STAKE = 0.15         # at the budget, an option that may still be this much better keeps the search going
+CAP_FACTOR = 4            # the hardest decisions may think CAP_FACTOR times the budget (see cap_ms)
+EXACT_HANDS = 12          # sixty-six phase 2: solve every hand the opponent may hold, if this few
 
 FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view,
              "sixtysix": SS.state_from_view}
 
 
 def choose_action(view: dict, rng=None, budget_ms: int | None = None,
-                  iterations: int | None = None) -> dict:
+                  iterations: int | None = None, cap_ms: int | None = None) -> dict:
+    """``budget_ms``: the thinking time of an ordinary decision (default ``DEFAULT_BUDGET_MS``);
+    the search stops sooner once the best option is separated from the others with confidence,
+    and goes on up to ``cap_ms`` (default ``CAP_FACTOR`` x the budget) while an option that may be
+    clearly better is not ruled out. ``iterations``: exactly that many draws instead, every option
+    searched on each (deterministic given the view and the rng; tests and the analysis)."""
     legal = check_view(view)
     rng = rng_of(rng)
     if len(legal) == 1 and legal[0]["type"] != "pass":
@@ -50,21 +64,41 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
         if claim is not None:
             return claim
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    return search(view, legal, rng, budget, iterations)
+    cap = CAP_FACTOR * budget if cap_ms is None else max(cap_ms, budget)
+    return search(view, legal, rng, budget, iterations, cap)
 
 
 def _find_claim(view, legal):
-    if (view["my_points"] or 0) >= SS.TARGET:
-        for a in legal:
-            if a["type"] == "declare":
-                return dict(a)
-    return None
+    """A claim of 66 that is surely true (the points are the claimer's own, known exactly): the
+    best a player can do, since waiting can only give the opponent points and tricks."""
+    mine = view["my_points"] or 0
+    best = None
+    for a in legal:
+        if a["type"] == "declare" and mine >= SS.TARGET:
+            return dict(a)
+        if a.get("declare") and mine + _marriage_points(view, a["card"]) >= SS.TARGET:
+            if best is None or _marriage_points(view, a["card"]) > _marriage_points(view, best["card"]):
+                best = a
+    return dict(best) if best is not None else None
 
 
-def search(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict:
-    totals, _done = _search_totals(view, legal, rng, budget_ms, iterations)
-    best = max(range(len(legal)), key=lambda j: (totals[j], -j))
-    return dict(legal[best])
+def _marriage_points(view, code):
+    return 40 if code[1] == view["trump_suit"] else 20
+
+
+def _false_claim(view, action) -> bool:
+    """A sixty-six claim that is surely false: never better than playing on (dropped)."""
+    if action["type"] == "declare":
+        return (view["my_points"] or 0) < SS.TARGET
+    if action.get("declare"):
+        return (view["my_points"] or 0) + _marriage_points(view, action["card"]) < SS.TARGET
+    return False
+
+
+def search(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
+           cap_ms: float | None = None) -> dict:
+    result = _run(view, legal, rng, budget_ms, iterations, cap_ms, race=iterations is None)
+    return dict(legal[result["choice"]])
 
 
 def evaluate(view: dict, rng=None, iterations: int | None = None, budget_ms: float | None = None,
@@ -72,48 +106,202 @@ def evaluate(view: dict, rng=None, iterations: int | None = None, budget_ms: flo
     """The search's verdict on each action of ``view`` (post-match analysis, games/bots/analyse.py):
     ``[{"action", "mean", "samples"}]`` in the order of ``actions`` (default: ``view["legal"]``;
     a hearts pass needs its candidate triples given). ``mean`` is the average outcome of the deal
-    for the view's seat in the search's units (see ``*_eval``) over ``samples`` shared draws.
-    Unlike ``choose_action`` nothing is shortcut: a certain claim or a pass is searched too."""
+    for the view's seat in the search's units (see ``*_eval``) over ``samples`` shared draws; an
+    action that is the first step of several (a sixty-six exchange or close, then the lead) gets
+    the mean of its best continuation. Unlike ``choose_action`` nothing is shortcut or dropped: a
+    certain claim, a false one or a pass is searched too, every option on every draw."""
     legal = check_view(view)
     actions = legal if actions is None else actions
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    totals, done = _search_totals(view, actions, rng_of(rng), budget, iterations)
-    return [{"action": dict(a), "mean": t / done if done else 0.0, "samples": done}
-            for a, t in zip(actions, totals)]
+    result = _run(view, actions, rng_of(rng), budget, iterations, budget, race=False, prune=False)
+    return [{"action": dict(a), "mean": m, "samples": result["draws"]}
+            for a, m in zip(actions, result["action_means"])]
 
 
 def _search_totals(view: dict, legal: list[dict], rng, budget_ms: float,
                    iterations: int | None) -> tuple[list[float], int]:
-    """The summed rollout values of each action over the draws done, and how many draws."""
+    """The summed values of each action over the draws done, and how many draws (every action on
+    every draw; an action with continuations counts its best one)."""
+    result = _run(view, legal, rng, budget_ms, iterations, budget_ms, race=False, prune=False)
+    return [m * result["draws"] for m in result["action_means"]], result["draws"]
+
+
+# === the generic loop: options, common random numbers, racing ======================================
+
+def _options(view: dict, legal: list[dict], state, prune: bool) -> list[tuple[int, tuple]]:
+    """The options searched: ``(index of the action in legal, moves by this seat in order)``.
+    Sixty-six: an exchange or a close is an option only together with what follows it (exchange,
+    then close or a lead; close, then a lead), so that no option is scored with a fixed follow-up;
+    a surely false claim is dropped (``prune``)."""
+    seat = view["seat"]
+    moves = [state.move_of(a) for a in legal]
+    if view["game"] != "sixtysix":
+        return [(j, (m,)) for j, m in enumerate(moves)]
+    out = []
+    for j, (a, m) in enumerate(zip(legal, moves)):
+        if prune and _false_claim(view, a) and len(legal) > 1:
+            continue
+        if m in (SS.EXCHANGE, SS.CLOSE):
+            for tail in _continuations(view, state, seat, (m,), prune):
+                out.append((j, tail))
+        else:
+            out.append((j, (m,)))
+    if not out:
+        out = [(j, (m,)) for j, m in enumerate(moves)]
+    return out
+
+
+def _continuations(view, state, seat, prefix, prune):
+    s = state.clone()
+    for m in prefix:
+        s.apply_move(m, seat)
+    tails = []
+    for m in s.legal_moves(seat):
+        if prune and _false_claim(view, s.action_of(seat, m)):
+            continue
+        if m in (SS.EXCHANGE, SS.CLOSE):
+            tails += _continuations(view, state, seat, prefix + (m,), prune)
+        elif m != SS.DECLARE or not prune:
+            tails.append(prefix + (m,))
+    return tails or [prefix]
+
+
+def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
+         cap_ms: float | None, race: bool, prune: bool = True) -> dict:
+    """Evaluate the options of ``legal`` on shared draws (the same hidden cards and rollout seed for
+    every option: common random numbers). ``race``: drop an option once the leader beats it with
+    confidence (paired differences, lower bound > 0) or it can be at most ``INDIFFERENT`` better,
+    stop when one is left, at ``MAX_ITERATIONS`` draws or the budget; a decision still open then
+    (an option may yet be ``HARD_STAKE`` better) goes on to ``HARD_ITERATIONS`` or ``cap_ms``.
+    Returns ``choice`` (index in legal), ``action_means`` (per action, its best option's mean) and
+    ``draws``."""
     game = view["game"]
     seat = view["seat"]
     from_view = FROM_VIEW[game]
     rollout = ROLLOUTS[game]
-    deadline = time.perf_counter() + budget_ms / 1000.0
-    moves = None
-    totals = [0.0] * len(legal)
+    start = time.perf_counter()
+    deadline = start + budget_ms / 1000.0
+    cap = start + (cap_ms if cap_ms is not None else budget_ms) / 1000.0
+    exact = _exact_hands(view) if game == "sixtysix" else None
+    options = None
+    values: list[list[float]] = []
+    alive: list[int] = []
     done = 0
     limit = iterations if iterations is not None else MAX_ITERATIONS
-    while done < limit:
-        state = from_view(view, sample(view, rng))
-        if moves is None:
-            moves = [state.move_of(a) for a in legal]
-        seed = rng.getrandbits(32)
-        values = []
-        for move in moves:
-            if done and iterations is None and time.perf_counter() >= deadline:
-                break       # out of time mid-draw: drop it, every move keeps the same draws
+    hard = False
+    while True:
+        if exact is not None:
+            if done >= len(exact):
+                break
+            state = from_view(view, exact[done])
+        else:
+            if done >= limit:
+                if not race or hard or not _still_open(values, alive, done):
+                    break
+                hard = True
+                limit = HARD_ITERATIONS
+                continue
+            state = from_view(view, sample(view, rng))
+        if options is None:
+            options = _options(view, legal, state, prune)
+            values = [[] for _ in options]
+            alive = list(range(len(options)))
+            if race and len(alive) == 1:
+                break
+        seed = rng.getrandbits(32) if exact is None else 0
+        row = []
+        for k in alive:
+            if done and exact is None and iterations is None and time.perf_counter() >= cap:
+                break       # out of time mid-draw: drop it, every option keeps the same draws
             s = state.clone()
-            s.apply_move(move, seat)
-            values.append(rollout(s, _random.Random(seed), seat))
-        if len(values) < len(moves):
+            for m in options[k][1]:
+                if s.is_over():
+                    break
+                s.apply_move(m, seat)
+            row.append(_value(s, seat, rollout, seed, exact is not None))
+        if len(row) < len(alive):
             break
-        for j, v in enumerate(values):
-            totals[j] += v
+        for k, v in zip(alive, row):
+            values[k].append(v)
         done += 1
-        if iterations is None and time.perf_counter() >= deadline:
-            break
-    return totals, done
+        if exact is not None:
+            continue
+        if race and done >= MIN_DRAWS and done % CHECK_EVERY == 0:
+            alive = _survivors(values, alive, done)
+            if len(alive) == 1:
+                break
+        if iterations is None:
+            now = time.perf_counter()
+            if now >= cap:
+                break
+            if now >= deadline:
+                if not race or hard or not _still_open(values, alive, done):
+                    break
+                hard = True
+                limit = max(limit, HARD_ITERATIONS)
+    n = done
+    means = [sum(v[:n]) / n if n else 0.0 for v in values]
+    best = max(alive, key=lambda k: (means[k], -k)) if alive else 0
+    action_means = [max((means[k] for k, (j, _) in enumerate(options or []) if j == a), default=0.0)
+                    for a in range(len(legal))]
+    return {"choice": options[best][0] if options else 0, "action_means": action_means, "draws": n}
+
+
+def _value(s, seat, rollout, seed, exact):
+    if exact and ss_solver.solvable(s):
+        return ss_solver.solve(s, seat) + 0.002 * (s.points(seat) - s.points(1 - seat))
+    return rollout(s, _random.Random(seed), seat)
+
+
+def _paired(values, a, b, n):
+    """Mean and standard error of the paired differences a - b over the first n draws."""
+    va, vb = values[a], values[b]
+    diffs = [va[i] - vb[i] for i in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
+def _survivors(values, alive, n):
+    means = {k: sum(values[k][:n]) / n for k in alive}
+    best = max(alive, key=lambda k: (means[k], -k))
+    keep = []
+    for k in alive:
+        if k == best:
+            keep.append(k)
+            continue
+        mean, se = _paired(values, best, k, n)
+        if mean - Z * se > -INDIFFERENT:
+            continue            # beaten with confidence, or better than the best by no stake
+        keep.append(k)
+    return keep
+
+
+def _still_open(values, alive, n) -> bool:
+    """Whether some option may still be better than the leader by ``HARD_STAKE`` (a decision worth
+    more thought)."""
+    if len(alive) < 2 or n < 2:
+        return False
+    means = {k: sum(values[k][:n]) / n for k in alive}
+    best = max(alive, key=lambda k: (means[k], -k))
+    for k in alive:
+        if k != best:
+            mean, se = _paired(values, best, k, n)
+            if mean - Z * se < -HARD_STAKE:
+                return True
+    return False
+
+
+def _exact_hands(view: dict) -> list[dict] | None:
+    """Sixty-six phase 2 with few hands the opponent may hold: each as a ``hidden`` (the face-down
+    stock is never drawn again, so its order is irrelevant)."""
+    if view["phase"] != "play2":
+        return None
+    hands = sixtysix_hands(view, EXACT_HANDS)
+    if hands is None:
+        return None
+    rest = sixtysix_knowledge(view)["pool"]
+    return [{"hand": C.codes_of(h), "stock": C.codes_of(rest & ~h)} for h in hands]
 
 
 # === rollouts: one cheap rule per game, on the state's own fields =================================
