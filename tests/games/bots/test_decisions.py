@@ -219,6 +219,22 @@ def test_it_takes_the_trump_ten_with_the_trump_jack_before_the_stock_runs_out():
     assert strong.choose_action(view, random.Random(1)) == {"seat": 1, "type": "exchange"}
 
 
+def test_it_answers_a_clear_decision_well_before_its_draw_limit(monkeypatch):
+    # The exchange above is worth about 2 game points more than anything else: the paired bounds
+    # separate it after a few dozen draws. The clock never moves here, so only they can stop it.
+    monkeypatch.setattr(strong.time, "perf_counter", lambda: 0.0)
+    state = sixtysix_state([["KH", "QC", "AC", "JH", "AS"], ["TC", "KC", "AD", "QS", "KD"]],
+                           ["JD", "AH", "JC", "TH", "QH", "JS", "KS", "TD", "QD"], "TS",
+                           variant="schnapsen", dealer=0)
+    for seat, card, marriage in ((1, "TC", False), (0, "JH", False), (1, "JD", False), (0, "AS", False),
+                                 (0, "QC", False), (1, "KD", False), (0, "QH", True), (1, "QS", False)):
+        state.apply({"seat": seat, "type": "play", "card": card, **({"marriage": True} if marriage else {})})
+    view = state.view(1)
+    result = strong._run(view, view["legal"], random.Random(0), 200, None, 800, race=True)
+    assert view["legal"][result["choice"]]["type"] == "exchange"
+    assert result["draws"] < strong.MAX_ITERATIONS // 2
+
+
 def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
     # Kurnik, the stock is gone: every card not in seat 0's hand was played or is in seat 1's, and
     # seat 0 remembers the tricks. Only some leads keep its 2 game points (exact values below);
