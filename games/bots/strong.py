@@ -38,7 +38,11 @@ CHECK_EVERY = 8           # draws between two looks at the confidence bounds
 Z = 2.5                   # one-sided normal quantile of the paired bounds (many options, many looks)
 INDIFFERENT = 0.04        # an option at most this much better than the best (with confidence) is dropped
 HARD_STAKE = 0.15         # at the budget, an option that may still be this much better keeps the search going
-CAP_FACTOR = 4            # the hardest decisions may think CAP_FACTOR times the budget (see cap_ms)
+CAP_FACTOR = 4            # the hardest sixty-six decisions may think CAP_FACTOR times the budget (cap_ms)
+# The stakes above are in sixty-six game points; the other games' values are scaled by their unit
+# (hearts: card points, spades: team points). Only sixty-six thinks past the budget by default
+# (measured there; hearts and spades keep their budget unless cap_ms says otherwise).
+UNIT = {"sixtysix": 1.0, "hearts": 5.0, "spades": 50.0}
 EXACT_HANDS = 12          # sixty-six phase 2: solve every hand the opponent may hold, if this few
 
 FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view,
@@ -64,7 +68,10 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
         if claim is not None:
             return claim
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    cap = CAP_FACTOR * budget if cap_ms is None else max(cap_ms, budget)
+    if cap_ms is not None:
+        cap = max(cap_ms, budget)
+    else:
+        cap = CAP_FACTOR * budget if game == "sixtysix" else budget
     return search(view, legal, rng, budget, iterations, cap)
 
 
@@ -196,7 +203,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             state = from_view(view, exact[done])
         else:
             if done >= limit:
-                if not race or hard or not _still_open(values, alive, done):
+                if not race or hard or not _still_open(values, alive, done, UNIT[game]):
                     break
                 hard = True
                 limit = HARD_ITERATIONS
@@ -227,7 +234,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
         if exact is not None:
             continue
         if race and done >= MIN_DRAWS and done % CHECK_EVERY == 0:
-            alive = _survivors(values, alive, done)
+            alive = _survivors(values, alive, done, UNIT[game])
             if len(alive) == 1:
                 break
         if iterations is None:
@@ -235,7 +242,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             if now >= cap:
                 break
             if now >= deadline:
-                if not race or hard or not _still_open(values, alive, done):
+                if not race or hard or not _still_open(values, alive, done, UNIT[game]):
                     break
                 hard = True
                 limit = max(limit, HARD_ITERATIONS)
@@ -262,7 +269,7 @@ def _paired(values, a, b, n):
     return mean, math.sqrt(var / n)
 
 
-def _survivors(values, alive, n):
+def _survivors(values, alive, n, unit=1.0):
     means = {k: sum(values[k][:n]) / n for k in alive}
     best = max(alive, key=lambda k: (means[k], -k))
     keep = []
@@ -271,13 +278,13 @@ def _survivors(values, alive, n):
             keep.append(k)
             continue
         mean, se = _paired(values, best, k, n)
-        if mean - Z * se > -INDIFFERENT:
+        if mean - Z * se > -INDIFFERENT * unit:
             continue            # beaten with confidence, or better than the best by no stake
         keep.append(k)
     return keep
 
 
-def _still_open(values, alive, n) -> bool:
+def _still_open(values, alive, n, unit=1.0) -> bool:
     """Whether some option may still be better than the leader by ``HARD_STAKE`` (a decision worth
     more thought)."""
     if len(alive) < 2 or n < 2:
@@ -287,7 +294,7 @@ def _still_open(values, alive, n) -> bool:
     for k in alive:
         if k != best:
             mean, se = _paired(values, best, k, n)
-            if mean - Z * se < -HARD_STAKE:
+            if mean - Z * se < -HARD_STAKE * unit:
                 return True
     return False
 
