@@ -467,6 +467,7 @@ def spades_eval(s, seat):
 
 # --- sixty-six ---
 
+ROLLOUT_CLOSE = True     # sixty-six rollouts close when the points and the sure tricks make 66
 SOLVE_CARDS = 8          # sixty-six: solve phase 2 exactly from this many cards in hand
 
 
@@ -500,12 +501,34 @@ def _ss_lead(s, seat):
                 best_marriage = m
     if best_marriage >= 0:
         return best_marriage
+    if (ROLLOUT_CLOSE and SS.CLOSE in moves and s.stock_size() >= 2 and s.points(seat) >= 30
+            and s.points(seat) + _ss_sure_points(s, seat) >= SS.TARGET):
+        return SS.CLOSE
     hand = s.hands[seat]
     cards = [m for m in moves if m < 52]
     if s.stock_open:
         side = [c for c in cards if C.SUIT_OF[c] != s.trump] or cards
         return min(side, key=lambda c: (SS.POINTS[c], SS.PARTNER[c] >= 0 and hand >> SS.PARTNER[c] & 1))
     return max(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.STRENGTH[c]))
+
+
+def _ss_sure_points(s, seat):
+    """Points of the tricks ``seat`` surely wins after a close, led from the top (the rollout sees
+    the opponent's hand): trumps no opposing trump beats, side cards no opposing card of the suit
+    beats while he must follow (or has no trump), each with a small card of his (roughly basic's
+    rule, played open)."""
+    hand = s.hands[seat]
+    opp = s.hands[1 - seat]
+    opp_trumps = opp & s.trump_mask
+    points = 0
+    for suit in range(4):
+        mine = hand & C.SUIT_MASK[suit]
+        follows = bin(opp & C.SUIT_MASK[suit]).count("1")
+        for i, c in enumerate(sorted(SS._cards(mine), key=lambda c: -SS.STRENGTH[c])):
+            if SS.HIGHER[c] & opp or (suit != s.trump and opp_trumps and i >= follows):
+                break
+            points += SS.POINTS[c] + 3
+    return points
 
 
 def _ss_follow(s, seat):
