@@ -1,19 +1,27 @@
 """The strong bot: determinized search (perfect-information Monte Carlo) through the engine.
 
-Each iteration draws hidden cards consistent with the view (``sampling``), builds the engine state
-at the view's position (``state_from_view`` of the game) and, for every legal move, plays the deal
-out from that move with a cheap rule-based rollout on the engine's fast path (``legal_moves`` /
-``apply_move`` / ``clone``); in sixty-six the end of the deal, once the stock is closed or gone
-and few cards are left, is solved exactly (``ss_solver``). Moves share each iteration's cards and rollout seed (common random
-numbers), so their averages differ by the move and not by the luck of the draw. The best average of
-the deal's outcome for this seat wins: game points (sixty-six), the team's deal score with bags and
-nils (spades), the points taken relative to the others (hearts).
+Each iteration draws hidden cards consistent with the view (``sampling``: the view carries the
+deal's public history, so every card seen played is out and what the play revealed is kept),
+builds the engine state at the view's position (``state_from_view`` of the game) and, for every
+option, plays the deal out from it with a cheap rule-based rollout on the engine's fast path
+(``legal_moves`` / ``apply_move`` / ``clone``); in sixty-six the end of the deal, once the stock
+is closed or gone and few cards are left, is solved exactly (``ss_solver``). An option is a legal
+action, or in sixty-six an exchange or a close together with what follows it (then a close, then
+a lead), so that none is scored with a fixed follow-up. Options share each iteration's cards and
+rollout seed (common random numbers), so their averages differ by the option and not by the luck
+of the draw. The best average of the deal's outcome for this seat wins: game points (sixty-six),
+the team's deal score with bags and nils (spades), the points taken relative to the others
+(hearts).
 
-The budget bounds the wall time; ``iterations`` fixes the number of draws instead (deterministic
-given the view and the rng seed, which the tests use). A few decisions are not searched: the
-hearts pass (basic's rule), the moon choice (arithmetic on the scores) and a sixty-six claim that
-is already certain. ``evaluate`` exposes the same search per action, without those shortcuts, for
-the post-match analysis (games/bots/analyse.py).
+Budget by need (``_run``): a single legal action or a certain sixty-six claim answers at once;
+a sixty-six phase 2 in which the opponent can hold only a few hands is solved exactly for each
+(no sampling); otherwise options race: one is dropped once the leader beats it with confidence
+(paired differences) or it can be better by no stake, the search stops when one is left, at the
+draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``.
+``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
+the view and the rng seed, which the tests use). A few decisions are not searched: the hearts pass
+(basic's rule), the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search
+per action, without shortcuts or racing, for the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
