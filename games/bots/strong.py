@@ -477,6 +477,10 @@ def spades_eval(s, seat):
 
 ROLLOUT_CLOSE = True     # sixty-six rollouts close when the points and the sure tricks make 66
 SOLVE_CARDS = 8          # sixty-six: solve phase 2 exactly from this many cards in hand
+# Measured (arena, kurnik, 100 matches against strong-v1, same decks): 12 (all of phase 2) wins a
+# little more (+0.29 +- 0.14 game points a deal against +0.23 +- 0.14 with 8) but its slower draws
+# separate fewer decisions early: decision time p50 201 ms, p95 478 ms against 85 and 263 ms.
+# A stronger level with time to spare may raise it.
 
 
 def sixtysix_rollout(s, rng, me):
