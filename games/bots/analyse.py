@@ -133,18 +133,25 @@ def evaluate_decision(decision: dict, iterations: int, seed: str,
     does not depend on when ``pause`` let other work run)."""
     totals = [0.0] * len(decision["options"])
     done = 0
+    samples = 0
     batch_no = 0
     while done < iterations:
         if pause is not None:
             pause()
         n = min(BATCH, iterations - done)
         rng = random.Random(f"{seed}/{batch_no}")
-        for j, e in enumerate(strong.evaluate(decision["view"], rng, iterations=n,
-                                              actions=decision["options"])):
+        evaluations = strong.evaluate(decision["view"], rng, iterations=n, actions=decision["options"])
+        for j, e in enumerate(evaluations):
             totals[j] += e["mean"] * e["samples"]
+        # A sixty-six endgame the search solves exactly takes one draw per hand the opponent may
+        # hold, whatever was asked: weigh by the draws made.
+        samples += evaluations[0]["samples"] if evaluations else n
         done += n
         batch_no += 1
-    return [{"action": o, "mean": t / done, "samples": done} for o, t in zip(decision["options"], totals)]
+        if evaluations and evaluations[0]["samples"] != n:
+            break           # solved exactly: another batch would give the same
+    return [{"action": o, "mean": t / samples if samples else 0.0, "samples": samples}
+            for o, t in zip(decision["options"], totals)]
 
 
 def summarise(game: str, verdicts: list[dict]) -> list[dict]:

@@ -12,8 +12,11 @@ cancels. A match runs to the game's end (first to 7 or 11, 100 in hearts, 500 in
 
 Printed: the win rate of A with a 95% Wilson interval (a drawn match counts half; in hearts a
 side wins when its seats' total score is lower), mean points per deal per seat of each side (game
-points in sixty-six, card points in hearts, team points in spades), and decision time p50/p95 of
-each side. Matches run in ``--jobs`` processes; a progress bar goes to stderr.
+points in sixty-six, card points in hearts, team points in spades), the share of deals A won
+(drawn half, and among the decided ones) with Wilson intervals and A's mean margin per deal with a
+normal 95% interval (deals of one match are not independent: read them as indications), and
+decision time p50/p95 of each side. Matches run in ``--jobs`` processes; a progress bar goes to stderr.
+
 """
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
     match = Match.start(cfg.game, cfg.variant, first_dealer=pair % rules.seats)
     bot_rngs = {s: random.Random(f"{cfg.seed}-{pair}-{a_first}-{s}") for s in range(rules.seats)}
     points = {"a": 0.0, "b": 0.0}
+    margins = []      # per deal: A's points minus B's (per seat)
     times = {"a": [], "b": []}
     deals = 0
     while not match.is_over() and deals < cfg.max_deals:
@@ -79,12 +83,15 @@ def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
             state.apply(action)
         result = state.result()
         per_seat = _deal_points(cfg.game, result)
-        points["a"] += sum(per_seat[s] for s in a_seats) / len(a_seats)
-        points["b"] += sum(per_seat[s] for s in b_seats) / len(b_seats)
+        deal_a = sum(per_seat[s] for s in a_seats) / len(a_seats)
+        deal_b = sum(per_seat[s] for s in b_seats) / len(b_seats)
+        points["a"] += deal_a
+        points["b"] += deal_b
+        margins.append(deal_a - deal_b)
         match.finish_deal(state)
         deals += 1
     score = _match_score(cfg.game, match, a_seats, b_seats)
-    return {"score": score, "deals": deals, "points": points, "times": times}
+    return {"score": score, "deals": deals, "points": points, "times": times, "margins": margins}
 
 
 def _deal_points(game: str, result: dict) -> list[float]:
@@ -179,6 +186,22 @@ def summarize(cfg: Config, results: list[dict], elapsed: float) -> dict:
     low, high = wilson(wins, n)
     out = {"matches": n, "deals": deals, "win_rate_a": wins / n if n else 0.0, "ci95": (low, high),
            "elapsed_s": elapsed}
+    # Deals: won (more points for A's seats; hearts: fewer), drawn counted half; the mean margin.
+    margins = [m for r in results for m in r.get("margins", [])]
+    if cfg.game == "hearts":
+        margins = [-m for m in margins]
+    deal_wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)
+    decided = sum(1 for m in margins if m != 0)
+    won = sum(1 for m in margins if m > 0)
+    out["deal_win_rate_a"] = deal_wins / len(margins) if margins else 0.0
+    out["deal_ci95"] = wilson(deal_wins, len(margins))
+    out["decided_win_rate_a"] = won / decided if decided else 0.0
+    out["decided_ci95"] = wilson(won, decided)
+    out["decided"] = decided
+    mean = sum(margins) / len(margins) if margins else 0.0
+    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / (len(margins) - 1)) if len(margins) > 1 else 0.0
+    out["margin"] = mean
+    out["margin_half95"] = 1.96 * sd / math.sqrt(len(margins)) if margins else 0.0
     for side in ("a", "b"):
         ts = [t for r in results for t in r["times"][side]]
         out[f"points_per_deal_{side}"] = sum(r["points"][side] for r in results) / deals if deals else 0
@@ -200,6 +223,11 @@ def report(cfg: Config, s: dict) -> str:
         f"win rate of A: {100 * s['win_rate_a']:.1f}%  (95% CI {100 * s['ci95'][0]:.1f}% - "
         f"{100 * s['ci95'][1]:.1f}%)",
         f"mean {unit} per deal per seat: A {s['points_per_deal_a']:.2f}   B {s['points_per_deal_b']:.2f}",
+        f"deals won by A: {100 * s['deal_win_rate_a']:.1f}% (drawn half; 95% CI "
+        f"{100 * s['deal_ci95'][0]:.1f}% - {100 * s['deal_ci95'][1]:.1f}%); of the {s['decided']} "
+        f"decided: {100 * s['decided_win_rate_a']:.1f}% ({100 * s['decided_ci95'][0]:.1f}% - "
+        f"{100 * s['decided_ci95'][1]:.1f}%)",
+        f"margin per deal (A - B, {unit.split(' (')[0]}): {s['margin']:+.3f} +- {s['margin_half95']:.3f} (95%)",
     ]
     for side, level in (("a", cfg.a), ("b", cfg.b)):
         lines.append(f"decision time {side.upper()} ({level}): p50 {s[f'p50_ms_{side}']:.1f} ms  "
@@ -212,8 +240,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True, choices=["sixtysix", "hearts", "spades"])
     parser.add_argument("--variant", default=None)
-    parser.add_argument("--a", default="strong", help="bot level of side A")
-    parser.add_argument("--b", default="basic", help="bot level of side B")
+    parser.add_argument("--a", default="strong", help="bot level of side A (or git:REV:LEVEL)")
+    parser.add_argument("--b", default="basic", help="bot level of side B (or git:REV:LEVEL)")
     parser.add_argument("--matches", type=int, default=20, help="matches (rounded up to pairs)")
     parser.add_argument("--budget-ms", type=int, default=None, help="thinking budget (default: the bots')")
     parser.add_argument("--seed", type=int, default=1)

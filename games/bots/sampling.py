@@ -7,12 +7,15 @@ stock's order and the opponent's captured pile). What the view reveals constrain
 * hearts and spades: cards played are out; a seat that did not follow suit is void in it; a
   spades leader who led a spade before spades were broken held nothing else; in hearts, the
   cards this seat passed are in the receiver's hand until he plays them;
-* sixty-six: the own hand and captured cards, the card led, the face-up trump card and the last
-  trick are out of the pool; a follower who did not follow (or trump) after the stock closed is
-  void; the partner of an opponent's announced marriage is likely still in his hand. The view holds
-  no trick history and not the opponent's captured cards (RULES.md), so the rest is uniform.
+* sixty-six: every card played (the view's ``tricks``), the own hand and the face-up trump card
+  are out of the pool; the trump card the opponent took by exchange or drew last and the partner of
+  each marriage he announced are in his hand until played; his answers in phase 2 (head, follow,
+  trump) rule cards out of his hand; the rest is uniform (``sixtysix_knowledge``).
 """
 from __future__ import annotations
+
+import itertools
+import math
 
 from games.engine import cards as C
 from games.engine import sixtysix as SS
@@ -129,43 +132,88 @@ def sample_spades(view: dict, rng) -> dict:
     return {"hands": {s: C.codes_of(hands[s]) for s in seats}}
 
 
-def sample_sixtysix(view: dict, rng, partner_prior: float = 0.7) -> dict:
+def sixtysix_knowledge(view: dict) -> dict:
+    """What a careful player knows of the unseen sixty-six cards, from the view and its history.
+
+    ``opp_fixed``: cards surely in the opponent's hand now (the trump card he took by exchange or
+    drew last, the partner of each marriage he announced, until played); ``pool``: the other unseen
+    cards (his hand's rest and the face-down stock); ``opp_forbidden``: cards of the pool he cannot
+    hold, shown by his answers in phase 2 (RULES.md: head the led card if he can, else follow,
+    else trump); ``need``: how many pool cards his hand still holds; ``stock_size``.
+    """
     seat = view["seat"]
     opp = 1 - seat
-    deck = SS.VARIANTS[view["variant"]].deck_mask
-    seen = _mask(view["hand"]) | _mask(view["my_captured"]) | _mask(p["card"] for p in view["trick"])
+    opts = SS.VARIANTS[view["variant"]]
+    deck = opts.deck_mask
+    tricks = view["tricks"]
+    played = 0
+    for t in tricks:
+        played |= _mask(p["card"] for p in t["cards"])
+    played |= _mask(p["card"] for p in view["trick"])
+    seen = played | _mask(view["hand"])
     if view["trump_card"]:
         seen |= 1 << C.INDEX[view["trump_card"]]
-    opp_won = 0
-    last = view["last_trick"]
-    if last is not None and last["winner"] == opp:
-        opp_won = _mask(p["card"] for p in last["cards"])
-    pool = [c for c in C.iter_cards(deck & ~seen & ~opp_won)]
-    hand_size = view["hand_sizes"][opp]
-    stock_size = view["stock_size"]
-    won_size = 2 * view["tricks_won"][opp] - bin(opp_won).count("1")
-    # Seats of deal_constrained: 0 = opponent's hand, 1 = stock, 2 = opponent's captured pile.
-    allowed = {0: ALL_SUITS, 1: ALL_SUITS, 2: ALL_SUITS}
-    if last is not None and view["phase"] == "play2" and view["closed"]:
-        # After a close the follower had to follow, else trump: a miss shows a void.
-        lead, follow = (C.INDEX[p["card"]] for p in last["cards"])
-        if last["cards"][1]["seat"] == opp and C.SUIT_OF[follow] != C.SUIT_OF[lead]:
-            allowed[0] &= ~(1 << C.SUIT_OF[lead])
-            if C.SUIT_OF[follow] != C.SUITS.index(view["trump_suit"]):
-                allowed[0] &= ~(1 << C.SUITS.index(view["trump_suit"]))
-    fixed = {0: 0}
+    fixed = 0
+    exchange = view["exchange"]
+    if exchange and exchange["seat"] == opp:
+        fixed |= 1 << C.INDEX[exchange["card"]]
+    drawn = view["trump_drawn"]
+    if drawn and drawn["seat"] == opp:
+        fixed |= 1 << C.INDEX[drawn["card"]]
     for m in view["marriages"]:
-        if m["seat"] != opp:
+        if m["seat"] == opp:
+            fixed |= 1 << SS.PARTNER[C.INDEX[m["card"]]]
+    fixed &= ~seen
+    trump = C.SUITS.index(view["trump_suit"])
+    trump_mask = C.SUIT_MASK[trump]
+    face_down = bin(deck).count("1") - 2 * opts.hand_size - 1
+    phase2_from = (face_down + 1) // 2
+    if view["closed_at"] is not None:
+        phase2_from = min(phase2_from, view["closed_at"])
+    forbidden = 0
+    for t in tricks[phase2_from:]:
+        lead, follow = (C.INDEX[p["card"]] for p in t["cards"])
+        if t["cards"][1]["seat"] != opp:
             continue
-        suit = C.SUITS.index(m["suit"])
-        pair = [c for c in (suit * 13 + SS.QUEEN, suit * 13 + SS.KING) if c in pool]
-        if len(pair) == 2 and rng.random() < partner_prior and hand_size > bin(fixed[0]).count("1"):
-            fixed[0] |= 1 << pair[int(rng.random() * 2)]   # one was led, the other may be held
-    parts = deal_constrained(pool, {0: hand_size, 1: stock_size, 2: won_size}, allowed, rng, fixed)
-    stock = list(C.iter_cards(parts[1]))
+        if C.SUIT_OF[follow] == C.SUIT_OF[lead]:
+            if SS.STRENGTH[follow] < SS.STRENGTH[lead]:
+                forbidden |= SS.HIGHER[lead]
+        else:
+            forbidden |= C.SUIT_MASK[C.SUIT_OF[lead]]
+            if C.SUIT_OF[follow] != trump:
+                forbidden |= trump_mask
+    pool = deck & ~seen & ~fixed
+    return {"opp_fixed": fixed, "pool": pool, "opp_forbidden": forbidden & pool,
+            "need": view["hand_sizes"][opp] - bin(fixed).count("1"), "stock_size": view["stock_size"]}
+
+
+def sample_sixtysix(view: dict, rng) -> dict:
+    """The opponent's hand: his known cards, then a uniform choice among the pool's cards he may
+    hold; the stock: the rest, shuffled. Every card seen played is out (the history is public)."""
+    k = sixtysix_knowledge(view)
+    allowed = list(C.iter_cards(k["pool"] & ~k["opp_forbidden"]))
+    others = list(C.iter_cards(k["opp_forbidden"]))
+    need = k["need"]
+    rng.shuffle(allowed)
+    if len(allowed) < need:   # only if an inference was wrong: never through the rules
+        rng.shuffle(others)
+        allowed, others = allowed + others[:need - len(allowed)], others[need - len(allowed):]
+    hand = k["opp_fixed"] | C.mask_of(allowed[:need])
+    stock = allowed[need:] + others
     rng.shuffle(stock)
-    return {"hand": C.codes_of(parts[0]), "stock": [C.CODES[c] for c in stock],
-            "won": C.codes_of(parts[2] | opp_won)}
+    return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
+
+
+def sixtysix_hands(view: dict, limit: int) -> list[int] | None:
+    """Every hand the opponent may hold (masks), if there are at most ``limit``; else None. With the
+    stock gone or closed the face-down cards are never drawn, so these hands are the whole of the
+    hidden position: solving each exactly and averaging replaces sampling."""
+    k = sixtysix_knowledge(view)
+    allowed = list(C.iter_cards(k["pool"] & ~k["opp_forbidden"]))
+    need = k["need"]
+    if need < 0 or need > len(allowed) or math.comb(len(allowed), need) > limit:
+        return None
+    return [k["opp_fixed"] | C.mask_of(combo) for combo in itertools.combinations(allowed, need)]
 
 
 SAMPLERS = {"hearts": sample_hearts, "spades": sample_spades, "sixtysix": sample_sixtysix}

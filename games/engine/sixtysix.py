@@ -22,8 +22,13 @@ Decisions where RULES.md leaves room (documented for the lead):
   A closed deal played to its last card ends ``"close"``.
 * ``declare`` is listed whenever the player on lead may claim, even on the first lead.
 * Cards of a hand that became public (the old trump card taken by an exchange, the trump card
-  drawn last, the partner of an announced marriage) are in ``known_cards`` but never shown in a
-  view: views show no card of another hand.
+  drawn last, the partner of an announced marriage) are in ``known_cards``. A view names such a
+  card only where everybody saw it go (``exchange``, ``trump_drawn``, ``trump_turned``); a
+  marriage's partner only by its suit; no other card of another hand, never the stock's.
+* Views carry the deal's public history (``history``): every completed trick (``tricks``, as
+  hearts and spades show them), each marriage's card and trick, the exchange, the close. A player
+  may remember every card he saw played; the opponent's points are still never in a view before
+  the deal ends (RULES.md), though a careful player can count them from ``tricks``.
 """
 from __future__ import annotations
 
@@ -564,6 +569,56 @@ class SixtySixState(State):
             known |= self.hands[seat]
         return known
 
+    # --- history ---------------------------------------------------------------------------------
+    def history(self) -> dict:
+        """The deal's public history, rebuilt from the log (kept off the hot path): ``tricks``
+        (every completed trick: leader, both cards by seat, winner, as hearts and spades show them),
+        ``marriages`` (card led, trick index and claim per announcement, in order), ``exchange``
+        (who took which trump card, at which trick index), ``closed_at`` (trick index of the
+        close) and ``trump_drawn`` (who drew the trump card last, and which card it was).
+        A trick index counts the tricks completed before the event."""
+        tricks, cards, leader = [], [], -1
+        marriages, exchange, closed_at, trump_drawn = [], None, None, None
+        trump = self.trump
+        # The face-down stock runs out (and the trick's loser draws the trump card) after the trick
+        # whose draws pass its size, unless the stock was closed before.
+        last_draw_trick = (bin(self.opts.deck_mask).count("1") - 2 * self.opts.hand_size) // 2
+        for seat, move in self.log:
+            if move >= EXCHANGE:
+                if move == EXCHANGE:
+                    exchange = {"seat": seat, "card": C.CODES[self.setup_trump_card()],
+                                "trick": len(tricks)}
+                elif move == CLOSE:
+                    closed_at = len(tricks)
+                continue
+            c = move % MARRIAGE
+            if move >= MARRIAGE:
+                marriages.append({"card": C.CODES[c], "trick": len(tricks),
+                                  "declare": move >= MARRIAGE_DECLARE})
+            if not cards:
+                leader = seat
+            cards.append(c)
+            if len(cards) == 2:
+                lead, follow = cards
+                if C.SUIT_OF[follow] == C.SUIT_OF[lead]:
+                    winner = 1 - leader if STRENGTH[follow] > STRENGTH[lead] else leader
+                else:
+                    winner = 1 - leader if C.SUIT_OF[follow] == trump else leader
+                tricks.append({"leader": leader,
+                               "cards": [{"seat": leader, "card": C.CODES[lead]},
+                                         {"seat": 1 - leader, "card": C.CODES[follow]}],
+                               "winner": winner})
+                cards = []
+                if len(tricks) == last_draw_trick and closed_at is None:
+                    drawn = self.lowest_trump if exchange else self.setup_trump_card()
+                    trump_drawn = {"seat": 1 - winner, "card": C.CODES[drawn]}
+        return {"tricks": tricks, "marriages": marriages, "exchange": exchange,
+                "closed_at": closed_at, "trump_drawn": trump_drawn}
+
+    def setup_trump_card(self) -> int:
+        """The trump card turned up at the deal (before any exchange)."""
+        return C.card(self.setup.trump_card)
+
     # --- view ------------------------------------------------------------------------------------
     def view(self, seat):
         s = self.setup
@@ -577,6 +632,7 @@ class SixtySixState(State):
             leader, lead, follow, winner = self.last_trick
             last = {"cards": [{"seat": leader, "card": C.CODES[lead]},
                               {"seat": 1 - leader, "card": C.CODES[follow]}], "winner": winner}
+        history = self.history()
         view = {
             "game": self.game, "variant": self.variant, "phase": self.phase(), "seat": seat,
             "to_act": list(self.seats_to_act()), "players": list(s.players), "dealer": s.dealer,
@@ -595,8 +651,13 @@ class SixtySixState(State):
             "stock_size": self.stock_size(),
             "closed": self.closed_by >= 0,
             "closed_by": self.closed_by if self.closed_by >= 0 else None,
-            "marriages": [{"seat": m, "suit": C.SUITS[suit], "points": p}
-                          for m, suit, p in self.marriages],
+            "marriages": [{"seat": m, "suit": C.SUITS[suit], "points": p, **h}
+                          for (m, suit, p), h in zip(self.marriages, history["marriages"])],
+            "tricks": history["tricks"],
+            "exchange": history["exchange"],
+            "closed_at": history["closed_at"],
+            "trump_turned": self.setup.trump_card,
+            "trump_drawn": history["trump_drawn"],
             "my_points": self.points(seat) if seat is not None else None,
             "my_captured": _display(self.won[seat]) if seat is not None else [],
             "pending_marriage_points": self.pending[seat] if seat is not None else 0,
@@ -669,12 +730,11 @@ RULES = register(SixtySixRules())
 def state_from_view(view: dict, hidden: dict) -> SixtySixState:
     """A state at ``view``'s position whose unseen cards are ``hidden`` (for bots' determinization).
 
-    ``hidden`` holds ``"hand"`` (the opponent's cards now), ``"stock"`` (the face-down stock in draw
-    order, ``view["stock_size"]`` cards) and ``"won"`` (the opponent's captured cards, two per trick
-    he took). The view carries no trick history, so what it cannot say is approximated: the
-    opponent's announced marriages count as credited once he has taken a trick (pending while the
-    marriage card still lies led on the table), and a closer's opponent is taken to have had a
-    trick at the close if he has one now.
+    ``hidden`` holds ``"hand"`` (the opponent's cards now) and ``"stock"`` (the face-down stock in
+    draw order, ``view["stock_size"]`` cards). The view's public history (``tricks``,
+    ``marriages``, ``exchange``, ``closed_at``) gives the rest exactly: both captured piles, which
+    marriage points are credited or pending, whether the closer's opponent had a trick at the close,
+    a santase claim waiting for its trick; the state's log is rebuilt from it too.
     """
     seat = view["seat"]
     opp = 1 - seat
@@ -683,61 +743,104 @@ def state_from_view(view: dict, hidden: dict) -> SixtySixState:
     trump_suit = C.SUITS.index(view["trump_suit"])
     setup = DealSetup(game="sixtysix", variant=view["variant"], players=list(view["players"]),
                       dealer=view["dealer"], deal_number=view["deal_number"],
-                      scores_before=list(view["scores_before"]), hands=[[], []])
+                      scores_before=list(view["scores_before"]), hands=[[], []],
+                      trump_card=view["trump_turned"])
     State.__init__(state, setup)
     state.opts = opts
     hands = [0, 0]
     hands[seat] = C.mask_of_codes(view["hand"])
     hands[opp] = C.mask_of_codes(hidden["hand"])
-    won = [0, 0]
-    won[seat] = C.mask_of_codes(view["my_captured"])
-    won[opp] = C.mask_of_codes(hidden["won"])
     state.hands = hands
     state.stock = tuple(C.card(c) for c in hidden["stock"])
     state.stock_pos = 0
-    trump_card = view["trump_card"]
-    state.trump_taken = trump_card is None
     state.trump = trump_suit
     state.trump_mask = C.SUIT_MASK[trump_suit] & opts.deck_mask
     state.lowest_trump = trump_suit * 13 + opts.lowest_trump_rank
-    # A taken trump card is in someone's hand or pile: any card of the trump suit stands for it.
-    state.trump_card = C.card(trump_card) if trump_card else state.lowest_trump
+    exchange = view["exchange"]
+    turned = C.card(view["trump_turned"])
+    state.trump_taken = view["trump_card"] is None
+    state.trump_card = state.lowest_trump if exchange else turned
     state.closed_by = -1 if view["closed_by"] is None else view["closed_by"]
     state.stock_open = state.closed_by < 0 and not state.trump_taken
-    tricks = list(view["tricks_won"])
-    state.tricks = tricks
-    state.closer_opp_had_trick = state.closed_by >= 0 and tricks[1 - state.closed_by] > 0
+
+    tricks = view["tricks"]
+    won = [0, 0]
+    count = [0, 0]
+    log = []
+    marriages = view["marriages"]
+    by_trick: dict[int, list] = {}
+    for m in marriages:
+        by_trick.setdefault(m["trick"], []).append(m)
+    closed_at = view["closed_at"]
+
+    def events_before(k, leader, lead_code):
+        if exchange and exchange["trick"] == k:
+            log.append((exchange["seat"], EXCHANGE))
+        if closed_at == k:
+            log.append((state.closed_by, CLOSE))
+        move = C.card(lead_code)
+        for m in by_trick.get(k, ()):
+            if m["seat"] == leader and m["card"] == lead_code:
+                move += MARRIAGE_DECLARE if m["declare"] else MARRIAGE
+        log.append((leader, move))
+
+    for k, t in enumerate(tricks):
+        (lead, follow), winner = t["cards"], t["winner"]
+        events_before(k, lead["seat"], lead["card"])
+        log.append((follow["seat"], C.card(follow["card"])))
+        won[winner] |= C.BIT[C.card(lead["card"])] | C.BIT[C.card(follow["card"])]
+        count[winner] += 1
     trick = view["trick"]
+    if trick:
+        events_before(len(tricks), trick[0]["seat"], trick[0]["card"])
+    else:
+        if exchange and exchange["trick"] == len(tricks):
+            log.append((exchange["seat"], EXCHANGE))
+        if closed_at == len(tricks):
+            log.append((state.closed_by, CLOSE))
+    state.log = log
+    state.won = won
+    state.tricks = count
+    state.card_points = [sum(POINTS[c] for c in _cards(w)) for w in won]
+    state.closer_opp_had_trick = state.closed_by >= 0 and any(
+        t["winner"] != state.closed_by for t in tricks[:closed_at])
     state.leader = trick[0]["seat"] if trick else view["leader"]
     state.lead_card = C.card(trick[0]["card"]) if trick else -1
-    state.won = won
-    state.card_points = [sum(POINTS[c] for c in _cards(w)) for w in won]
-    marriages = [(m["seat"], C.SUITS.index(m["suit"]), m["points"]) for m in view["marriages"]]
-    state.marriages = marriages
+
+    # Marriage points: credited at once with a claim; santase once the player has any trick;
+    # kurnik/schnapsen once he wins the trick it was led in or a later one.
+    state.marriages = [(m["seat"], C.SUITS.index(m["suit"]), m["points"]) for m in marriages]
     pending = [0, 0]
     credited = [0, 0]
-    pending[seat] = view["pending_marriage_points"]
-    credited[seat] = sum(p for m, _, p in marriages if m == seat) - pending[seat]
-    for m, suit, p in marriages:
-        if m != opp:
-            continue
-        on_table = (trick and trick[0]["seat"] == opp and PARTNER[state.lead_card] >= 0
-                    and C.SUIT_OF[state.lead_card] == suit and (m, suit, p) == marriages[-1])
-        if tricks[opp] and not (on_table and not opts.santase):
-            credited[opp] += p
+    shown = 0
+    for m in marriages:
+        who, p = m["seat"], m["points"]
+        shown |= C.BIT[PARTNER[C.card(m["card"])]]
+        if m["declare"] or (opts.santase and count[who]) or any(
+                t["winner"] == who for t in tricks[m["trick"]:]):
+            credited[who] += p
         else:
-            pending[opp] += p
+            pending[who] += p
     state.pending = pending
     state.credited = credited
-    state.shown = 0
+    if exchange:
+        shown |= C.BIT[turned]
+    if state.trump_taken:
+        shown |= C.BIT[state.trump_card]
+    state.shown = shown
     state.claimer = -1
     state.claim_opp_had_trick = False
-    last = view["last_trick"]
-    state.last_trick = None if last is None else (
-        last["cards"][0]["seat"], C.card(last["cards"][0]["card"]),
-        C.card(last["cards"][1]["card"]), last["winner"])
+    if trick and opts.santase and marriages and marriages[-1]["declare"] \
+            and marriages[-1]["trick"] == len(tricks):
+        state.claimer = trick[0]["seat"]
+        state.claim_opp_had_trick = count[1 - state.claimer] > 0
+    state.last_trick = None if not tricks else (
+        tricks[-1]["cards"][0]["seat"], C.card(tricks[-1]["cards"][0]["card"]),
+        C.card(tricks[-1]["cards"][1]["card"]), tricks[-1]["winner"])
     state.over = False
     state.ended_by = ""
+    state.ended_seat = -1
+    state.claim_true = False
     state.game_points = [0, 0]
     state.bonus = [0, 0]
     return state

@@ -101,11 +101,12 @@ class LeakGuard:
         places = state.card_places()
         hands = [places.get(f"hand{s}", 0) for s in range(n)]
         per = {}
+        public = getattr(state, "shown", 0)   # sixty-six: hand cards everybody saw go there
         for seat in list(range(n)) + [None]:
             others = 0
             for s in range(n):
                 if s != seat:
-                    others |= hands[s]
+                    others |= hands[s] & ~public
             per[seat] = (state.known_cards(seat), others)
         self.known[(live.table.pk, live.table.version)] = per
 
@@ -121,8 +122,9 @@ class LeakGuard:
             known, others = self.known[(table_id, version)][sock.label]
             mask = C.mask_of_codes(codes)
             assert mask & ~known == 0, (sock.label, C.codes_of(mask & ~known), msg)
-            # Cards in other hands: never to a spectator; to a seat only those it knows (the three
-            # it passed in hearts), which the known-cards check above already allows.
+            # Cards in other hands: never to a spectator (but a sixty-six card shown going into a
+            # hand: the trump card taken); to a seat only those it knows (the three it passed in
+            # hearts, those shown), which the known-cards check above already allows.
             if sock.label is None:
                 assert mask & others == 0, (sock.label, C.codes_of(mask & others), msg)
             self.checked += 1

@@ -66,3 +66,18 @@ def test_it_stops_searching_when_its_budget_is_spent(monkeypatch):
     view = state.view(state.to_act())
     assert strong.choose_action(view, random.Random(0), budget_ms=50) in view["legal"]
     assert len(looks) < 50
+
+
+def test_it_stops_once_the_best_option_is_separated_and_not_before(monkeypatch):
+    # The clock never moves: only the confidence bounds (or the draw limit) can end the search.
+    monkeypatch.setattr(strong.time, "perf_counter", lambda: 0.0)
+    state = deal("sixtysix", rng=random.Random(5))
+    view = state.view(state.to_act())
+    legal = view["legal"]
+    decided = strong._run(view, legal, random.Random(0), 200, None, 800, race=True)
+    assert decided["draws"] >= strong.MIN_DRAWS
+    everything = strong._run(view, legal, random.Random(0), 200, 64, 800, race=False)
+    assert everything["draws"] == 64
+    # Racing drops options it has ruled out; the choice is among the best of the full search.
+    best = max(everything["action_means"])
+    assert everything["action_means"][decided["choice"]] >= best - 0.3

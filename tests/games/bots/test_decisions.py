@@ -202,3 +202,59 @@ def test_it_closes_when_safe():
     # 34 taken, AS TS KS draw the trumps, then AC and TD: 66 is safe, so close.
     assert basic.choose_action(view) == {"seat": 0, "type": "close"}
     assert is_legal(view, strong.choose_action(view, random.Random(0), iterations=10))
+
+
+def test_it_takes_the_trump_ten_with_the_trump_jack_before_the_stock_runs_out():
+    # Schnapsen, trumps spades, TS face up, one face-down card left: seat 1 holds JS and leads. If
+    # it leads without exchanging and wins, the opponent draws TS; the exchange is now or never.
+    state = sixtysix_state([["KH", "QC", "AC", "JH", "AS"], ["TC", "KC", "AD", "QS", "KD"]],
+                           ["JD", "AH", "JC", "TH", "QH", "JS", "KS", "TD", "QD"], "TS",
+                           variant="schnapsen", dealer=0)
+    for seat, card, marriage in ((1, "TC", False), (0, "JH", False), (1, "JD", False), (0, "AS", False),
+                                 (0, "QC", False), (1, "KD", False), (0, "QH", True), (1, "QS", False)):
+        state.apply({"seat": seat, "type": "play", "card": card, **({"marriage": True} if marriage else {})})
+    view = state.view(1)
+    assert view["hand"] == ["KC", "AD", "TH", "JS", "KS"] and view["stock_size"] == 1
+    assert strong.choose_action(view, random.Random(0), iterations=60) == {"seat": 1, "type": "exchange"}
+    assert strong.choose_action(view, random.Random(1)) == {"seat": 1, "type": "exchange"}
+
+
+def test_it_answers_a_clear_decision_well_before_its_draw_limit(monkeypatch):
+    # The exchange above is worth about 2 game points more than anything else: the paired bounds
+    # separate it after a few dozen draws. The clock never moves here, so only they can stop it.
+    monkeypatch.setattr(strong.time, "perf_counter", lambda: 0.0)
+    state = sixtysix_state([["KH", "QC", "AC", "JH", "AS"], ["TC", "KC", "AD", "QS", "KD"]],
+                           ["JD", "AH", "JC", "TH", "QH", "JS", "KS", "TD", "QD"], "TS",
+                           variant="schnapsen", dealer=0)
+    for seat, card, marriage in ((1, "TC", False), (0, "JH", False), (1, "JD", False), (0, "AS", False),
+                                 (0, "QC", False), (1, "KD", False), (0, "QH", True), (1, "QS", False)):
+        state.apply({"seat": seat, "type": "play", "card": card, **({"marriage": True} if marriage else {})})
+    view = state.view(1)
+    result = strong._run(view, view["legal"], random.Random(0), 200, None, 800, race=True)
+    assert view["legal"][result["choice"]]["type"] == "exchange"
+    assert result["draws"] < strong.MAX_ITERATIONS // 2
+
+
+def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
+    # Kurnik, the stock is gone: every card not in seat 0's hand was played or is in seat 1's, and
+    # seat 0 remembers the tricks. Only some leads keep its 2 game points (exact values below);
+    # the old bot, blind to the tricks, led 9S and got 1.
+    from games.bots import ss_solver
+    state = sixtysix_state([["TH", "AS", "9S", "AC", "KH", "9C"], ["QC", "QS", "AD", "KC", "9H", "KD"]],
+                           ["KS", "JS", "9D", "QD", "JH", "QH", "AH", "TD", "JC", "JD", "TS"], "TC")
+    for seat, card in ((0, "AS"), (1, "AD"), (0, "TH"), (1, "JS"), (0, "AC"), (1, "QS"), (0, "9D"),
+                       (1, "KD"), (1, "9H"), (0, "KH"), (0, "9C"), (1, "QH")):
+        state.apply({"seat": seat, "type": "play", "card": card})
+    view = state.view(0)
+    assert view["hand"] == ["JC", "TD", "JH", "9S", "KS", "TS"] and view["phase"] == "play2"
+    values = {}
+    for a in view["legal"]:
+        s = state.clone()
+        s.apply(a)
+        values[a.get("card", a["type"])] = (s.game_points[0] - s.game_points[1] if s.is_over()
+                                            else ss_solver.solve(s, 0))
+    assert values["9S"] < max(values.values())
+    best = {c for c, v in values.items() if v == max(values.values())}
+    for seed in range(3):
+        assert strong.choose_action(view, random.Random(seed))["card"] in best
+        assert strong.choose_action(view, random.Random(seed), iterations=2)["card"] in best

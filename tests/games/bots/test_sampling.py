@@ -5,9 +5,10 @@ import random
 
 import pytest
 
-from games.bots.sampling import sample
+from games.bots.sampling import sample, sixtysix_hands, sixtysix_knowledge
 from games.engine import cards as C
 from games.engine import hearts, sixtysix, spades
+from games.engine.core import deal
 
 from .helpers import GAME_VARIANTS, positions
 
@@ -18,14 +19,15 @@ KEYS = {
     "hearts": COMMON + ("tricks", "hearts_broken", "points_taken", "last_trick"),
     "spades": COMMON + ("tricks", "bids", "blind_nil", "contracts", "spades_broken", "team_tricks"),
     "sixtysix": COMMON + ("stock_size", "trump_card", "trump_suit", "closed", "closed_by", "my_points",
-                          "my_captured", "marriages", "pending_marriage_points", "last_trick"),
+                          "my_captured", "marriages", "pending_marriage_points", "last_trick", "tricks",
+                          "exchange", "closed_at", "trump_turned", "trump_drawn"),
 }
 
 
 def hidden_cards(hidden: dict) -> int:
     if "hands" in hidden:
         return C.mask_of_codes(c for h in hidden["hands"].values() for c in h)
-    return C.mask_of_codes(hidden["hand"] + hidden["stock"] + hidden["won"])
+    return C.mask_of_codes(hidden["hand"] + hidden["stock"])
 
 
 @pytest.mark.parametrize("game,variant", GAME_VARIANTS)
@@ -98,3 +100,58 @@ def test_it_respects_a_spades_void():
                 if p["card"][1] != led and p["seat"] != seat:
                     hidden = sample(view, rng)
                     assert all(c[1] != led for c in hidden["hands"][p["seat"]])
+
+
+def sixtysix_steps(variant, deals, seed):
+    """(state, seat to act) at every step of random sixty-six deals (exchanges and closes taken
+    now and then, so that every kind of history is met)."""
+    rng = random.Random(seed)
+    for k in range(deals):
+        state = deal("sixtysix", variant, rng=rng, dealer=k % 2, deal_number=k)
+        while not state.is_over():
+            seat = state.to_act()
+            yield state, seat
+            moves = state.legal_moves()
+            sure = [m for m in moves if m in (sixtysix.EXCHANGE, sixtysix.CLOSE)]
+            playable = [m for m in moves if m < sixtysix.EXCHANGE and m < sixtysix.MARRIAGE_DECLARE]
+            if sure and rng.random() < 0.4:
+                state.apply_move(rng.choice(sure), seat)
+            else:
+                state.apply_move(rng.choice(playable or moves), seat)
+
+
+@pytest.mark.parametrize("variant", sixtysix.RULES.variants)
+def test_it_knows_only_what_is_true_of_the_sixtysix_opponents_hand(variant):
+    checked = 0
+    for state, seat in sixtysix_steps(variant, deals=40, seed=21):
+        view = state.view(seat)
+        k = sixtysix_knowledge(view)
+        opp_hand = state.hands[1 - seat]
+        assert k["opp_fixed"] & ~opp_hand == 0            # what he surely holds, he holds
+        assert opp_hand & k["opp_forbidden"] == 0         # what he cannot hold, he does not
+        assert opp_hand & ~(k["opp_fixed"] | k["pool"]) == 0
+        assert k["need"] + bin(k["opp_fixed"]).count("1") == bin(opp_hand).count("1")
+        hands = sixtysix_hands(view, 50)
+        if hands is not None:
+            assert opp_hand in hands
+        checked += k["opp_fixed"] != 0 or k["opp_forbidden"] != 0
+    assert checked > 20
+
+
+@pytest.mark.parametrize("variant", sixtysix.RULES.variants)
+def test_it_never_samples_a_card_seen_played_and_rebuilds_the_whole_view(variant):
+    rng = random.Random(22)
+    for state, seat in sixtysix_steps(variant, deals=25, seed=23):
+        view = state.view(seat)
+        played = C.mask_of_codes(p["card"] for t in view["tricks"] for p in t["cards"])
+        played |= C.mask_of_codes(p["card"] for p in view["trick"])
+        hidden = sample(view, rng)
+        assert not hidden_cards(hidden) & played
+        assert len(hidden["hand"]) == view["hand_sizes"][1 - seat]
+        assert len(hidden["stock"]) == view["stock_size"]
+        rebuilt = sixtysix.state_from_view(view, hidden)
+        assert rebuilt.view(seat) == view
+        assert rebuilt.points(seat) == state.points(seat)
+        assert rebuilt.points(1 - seat) == state.points(1 - seat)     # his pile and credits: exact
+        assert rebuilt.pending == state.pending and rebuilt.claimer == state.claimer
+        assert rebuilt.closer_opp_had_trick == state.closer_opp_had_trick

@@ -481,8 +481,9 @@ def test_it_scores_20_for_a_marriage_and_40_in_trumps():
     assert s.view(0)["my_points"] == 3 + 20
     play(s, 0, "KC", marriage=True); play(s, 1, "9S")
     assert s.view(0)["my_points"] == 3 + 20 + 4 + 40
-    assert s.view(None)["marriages"] == [{"seat": 0, "suit": "H", "points": 20},
-                                         {"seat": 0, "suit": "C", "points": 40}]
+    assert s.view(None)["marriages"] == [
+        {"seat": 0, "suit": "H", "points": 20, "card": "QH", "trick": 0, "declare": False},
+        {"seat": 0, "suit": "C", "points": 40, "card": "KC", "trick": 1, "declare": False}]
 
 
 def test_it_refuses_a_marriage_without_the_partner_or_with_another_rank():
@@ -525,7 +526,10 @@ def test_it_allows_santase_marriages_after_a_close():
     first_three_example_tricks(s)
     act(s, 1, "exchange"); act(s, 1, "close")
     play(s, 1, "KC", marriage=True)
-    assert s.view(None)["marriages"][-1] == {"seat": 1, "suit": "C", "points": 40}
+    assert s.view(None)["marriages"][-1] == {"seat": 1, "suit": "C", "points": 40, "card": "KC",
+                                             "trick": 3, "declare": False}
+    assert s.view(None)["closed_at"] == 3
+    assert s.view(0)["exchange"] == {"seat": 1, "card": "KC", "trick": 3}
     assert s.view(1)["my_points"] == 74
 
 
@@ -805,7 +809,8 @@ def test_it_gives_the_view_every_common_and_game_key():
     for key in ("game", "variant", "phase", "seat", "to_act", "players", "dealer", "deal_number",
                 "scores_before", "hand", "hand_sizes", "trick", "leader", "last_trick", "tricks_won",
                 "legal", "over", "result", "trump_suit", "trump_card", "stock_size", "closed",
-                "closed_by", "my_points", "my_captured", "pending_marriage_points", "marriages"):
+                "closed_by", "my_points", "my_captured", "pending_marriage_points", "marriages",
+                "tricks", "exchange", "closed_at", "trump_turned", "trump_drawn"):
         assert key in v
     assert v["hand"] == ["TC", "AC", "QD", "9H", "AH", "KS"]   # by suit, then 9 J Q K T A
     assert v["trump_suit"] == "C" and v["legal"] == make().legal_actions(0)
@@ -912,3 +917,20 @@ def test_it_rejects_a_setup_that_does_not_hold_the_deck():
     with pytest.raises(ValueError):
         new_state(DealSetup("sixtysix", "kurnik", ["a", "b"], 0, 0, [0, 0], EXAMPLE_HANDS,
                             stock=EXAMPLE_STOCK[:-1], trump_card="KC"))
+
+
+def test_it_shows_every_player_the_public_history_of_the_deal():
+    s = example("kurnik")
+    first_three_example_tricks(s)
+    act(s, 1, "exchange")
+    for seat in (0, 1, None):
+        v = s.view(seat)
+        assert [t["winner"] for t in v["tricks"]] == [1, 0, 1]
+        assert v["tricks"][0] == {"leader": 0, "cards": [{"seat": 0, "card": "9H"},
+                                                         {"seat": 1, "card": "TH"}], "winner": 1}
+        assert v["marriages"][0]["card"] == "QH" and v["marriages"][0]["trick"] == 1
+        assert v["exchange"] == {"seat": 1, "card": "KC", "trick": 3}
+        assert v["trump_turned"] == "KC" and v["trump_card"] == "9C"
+        assert v["closed_at"] is None and v["trump_drawn"] is None
+        # The opponent's points stay off the view (RULES.md), though a careful player may count them.
+        assert "points" not in v

@@ -139,9 +139,11 @@ def test_views_name_only_known_cards_and_never_another_hand(variant, seed, bold)
             json.dumps(v)
             shown = codes_in(v)
             assert C.mask_of_codes(shown) & ~state.known_cards(seat) == 0
-            # The oracle from the rules: no other hand's card, no face-down stock card.
+            # The oracle from the rules: no face-down stock card; no card of another hand but the
+            # ones everybody saw go into it (the trump card taken by exchange or drawn last).
             others = hands[0] | hands[1] if seat is None else hands[1 - seat]
-            assert not shown & others and not shown & stock
+            public = set(C.codes_of(state.shown))
+            assert not shown & others - public and not shown & stock
             if not state.is_over():
                 assert "points" not in v
                 if seat is not None:
