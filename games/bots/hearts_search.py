@@ -10,7 +10,8 @@ lead low), plus the moon, which changes what every later card is worth:
 * the others defend once a shooter holds ``DEFEND_POINTS``: a seat that can win a trick holding a
   point card wins it, and none throws a point card on the shooter's trick.
 
-Once every hand holds at most ``trick_solver.SOLVE_CARDS`` cards the rest is solved exactly
+Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decision, or
+``ROLLOUT_SOLVE_CARDS`` later in a rollout, the rest is solved exactly
 (``trick_solver.solve_hearts``, paranoid). A draw is worth the others' mean points minus the
 seat's own (``trick_solver.hearts_value``).
 
@@ -75,8 +76,11 @@ def rollout(s, rng, seat):
         else None
     if shooters is not None:
         s.moon_plan = shooters
+    if s.phase == H.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
+        return T.solve_hearts(s, seat)
+    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
     while s.phase == H.PLAY:
-        if T.cards_left(s) <= T.SOLVE_CARDS:
+        if s.tricks_done >= solve_at and not s.trick:
             return T.solve_hearts(s, seat)
         if rng.random() < EPSILON:
             s.apply_move(s.random_move(rng))

@@ -10,7 +10,8 @@ on how the seats play in it, so the policy here plays the parts of spades a bid 
 * a team whose contract is made avoids further tricks (bags): it ducks and leads low;
 * otherwise the lowest winning card when the contract needs tricks, cheap discards when not.
 
-Once every hand holds at most ``trick_solver.SOLVE_CARDS`` cards the rest is solved exactly
+Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decision, or
+``ROLLOUT_SOLVE_CARDS`` later in a rollout, the rest is solved exactly
 (``trick_solver.solve_spades``). Draws are valued by ``trick_solver.spades_eval``: the team's
 deal score minus the other's, bags charged as a liability (``trick_solver.BAG_LIABILITY``).
 
@@ -39,13 +40,16 @@ def _low(mask: int) -> int:
 
 def rollout(s, rng, me):
     """Play the deal out (bids of seats yet to bid by rule); its value for ``me``."""
+    if s.phase == SP.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
+        return T.solve_spades(s, me)
+    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
     while s.phase != SP.OVER:
         seat = s.turn
         if s.phase == SP.BLIND_NIL:
             s.apply_move(SP.BLIND_DECLINE, seat)
         elif s.phase == SP.BID:
             s.apply_move(SP.BID_BASE + rule_bid(s, seat), seat)
-        elif T.cards_left(s) <= T.SOLVE_CARDS:
+        elif len(s.done) >= solve_at and not s.trick:
             return T.solve_spades(s, me)
         elif rng.random() < EPSILON and not _nil_side(s, seat):
             s.apply_move(s.random_move(rng), seat)

@@ -22,8 +22,13 @@ from games.engine import cards as C
 from games.engine import hearts as H
 from games.engine import spades as SP
 
-SOLVE_CARDS = 3             # solve once every hand holds at most this many cards: a solve costs
-                            # ~0.2-0.3 ms at 3 cards (a rollout ~0.1), 1-3 ms at 4, 5-11 ms at 5
+# A solve costs (median, one core) ~0.04 ms at 2 cards a hand, 0.2-0.3 ms at 3, 1-3 ms at 4, 5-11
+# ms at 5; a whole rollout by rule ~0.1-0.2 ms. So a draw is solved from the decision on when
+# every hand holds at most SOLVE_CARDS; a rollout from an earlier decision solves its last
+# ROLLOUT_SOLVE_CARDS tricks (0: none: solving 3 inside every rollout cut the draws 3-4 times,
+# solving 2 still cost a third of the rollout's time).
+SOLVE_CARDS = 3
+ROLLOUT_SOLVE_CARDS = 0
 BAG_LIABILITY = 8           # spades: points a bag held costs later (10 bags cost 100); see spades_value
 
 _LOW13 = (1 << 13) - 1
