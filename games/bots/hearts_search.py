@@ -18,6 +18,7 @@ seat's own (``trick_solver.hearts_value``).
 The pass is searched: ``pass_candidates`` names a modest set of triples (basic's, the triples of
 the riskiest cards, a void, the high spades, the low cards of a moon hand) and each is judged by
 the rollouts; the others pass by basic's rule from their drawn hands (their passes are unknown).
+Basic's pass stays unless another is better by two paired standard errors (``paired.choose``).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import itertools
 from games.engine import cards as C
 from games.engine import hearts as H
 
-from . import basic, trick_solver as T
+from . import basic, paired, trick_solver as T
 
 EPSILON = 0.08
 PASS_BUDGET_FACTOR = 5      # the pass may think this many times the play's budget
@@ -252,6 +253,7 @@ def pass_candidates(view: dict) -> list[dict]:
 
 
 def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None) -> dict:
-    from . import strong
+    """The candidate with the best draws, if clearly better than basic's pass (``paired``)."""
     options = pass_candidates(view)
-    return strong.search(view, options, rng, budget_ms * PASS_BUDGET_FACTOR, iterations)
+    rows = paired.draws(view, options, rng, budget_ms * PASS_BUDGET_FACTOR, iterations, rollout)
+    return options[paired.choose(rows, default=0)]

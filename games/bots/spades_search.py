@@ -17,14 +17,15 @@ deal score minus the other's, bags charged as a liability (``trick_solver.BAG_LI
 
 Bids are searched: the candidates are basic's count of winners and the bids around it, nil when
 the hand is one a nil might survive with, each judged by the rollouts; blind nil likewise (both
-answers) when it is offered.
+answers) when it is offered. Basic's bid stays unless another is better by two paired standard
+errors (``paired.choose``).
 """
 from __future__ import annotations
 
 from games.engine import cards as C
 from games.engine import spades as SP
 
-from . import basic, trick_solver as T
+from . import basic, paired, trick_solver as T
 
 EPSILON = 0.08
 BID_BUDGET_FACTOR = 4       # a bid may think this many times the play's budget
@@ -169,8 +170,15 @@ def bid_candidates(view: dict, legal: list[dict]) -> list[dict]:
 
 
 def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict:
-    from . import strong
+    """The candidate with the best draws, if clearly better than basic's bid (``paired``)."""
     options = bid_candidates(view, legal)
+    if options[0]["type"] == "blind_nil":
+        rule = {"type": "blind_nil", "accept": basic.spades_blind(view)}
+    else:
+        rule = {"type": "bid", "tricks": basic.spades_bid(view)}
+    default = next((j for j, a in enumerate(options)
+                    if all(a.get(k) == v for k, v in rule.items())), 0)
     if len(options) == 1:
         return options[0]
-    return strong.search(view, options, rng, budget_ms * BID_BUDGET_FACTOR, iterations)
+    rows = paired.draws(view, options, rng, budget_ms * BID_BUDGET_FACTOR, iterations, rollout)
+    return options[paired.choose(rows, default=default)]
