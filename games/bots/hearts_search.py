@@ -5,9 +5,9 @@ The policy plays what basic plays (duck under the winning card, dump QS and high
 lead low), plus the moon, which changes what every later card is worth:
 
 * a seat shoots when it holds every point card taken so far and either has taken enough of them
-  (``SHOOT_POINTS``) or was dealt a hand made for it (``moon_hand``): it then wins what it can
+  (``MOON_THREAT``) or was dealt a hand made for it (``moon_hand``): it then wins what it can
   with its highest cards, leads from the top and discards no point card;
-* the others defend once a shooter holds ``DEFEND_POINTS``: a seat that can win a trick holding a
+* the others defend once a shooter holds ``MOON_THREAT``: a seat that can win a trick holding a
   point card wins it, and none throws a point card on the shooter's trick.
 
 Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decision, or
@@ -32,8 +32,9 @@ from . import basic, paired, trick_solver as T
 EPSILON = 0.08
 PASS_BUDGET_FACTOR = 5      # the pass may think this many times the play's budget
 PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
-SHOOT_POINTS = 10           # a seat holding every point taken, this many at least, goes for the moon
-DEFEND_POINTS = 7           # ... and the others stop it from this many on
+MOON_THREAT = 5             # a seat holding every point card taken, hearts + 2 x QS at least this
+                            # many, goes for the moon and the others stop it (QS alone does not:
+                            # with a lower threshold the others ate hearts to stop a moon never tried)
 
 _LOW13 = (1 << 13) - 1
 _POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
@@ -102,24 +103,24 @@ def pass_rest(s):
 
 
 def _shooter(s) -> tuple[int, int]:
-    """(seat, points) of the seat holding every point card taken so far; (-1, 0) when none is
-    taken yet, (-2, 0) when two seats hold some (no moon is left)."""
+    """(seat, hearts + 2 x QS) of the seat holding every point card taken so far; (-1, 0) when
+    none is taken yet, (-2, 0) when two seats hold some (no moon is left)."""
     holder, taken = -1, 0
     for i in range(4):
         w = s.won[i] & _POINT_CARDS
         if w:
             if holder >= 0:
                 return -2, 0
-            holder, taken = i, _count(w & H.HEARTS_MASK) + (13 if w & H.QS_BIT else 0)
+            holder, taken = i, _count(w & H.HEARTS_MASK) + (2 if w & H.QS_BIT else 0)
     return holder, taken
 
 
 def policy_move(s, seat) -> int:
     holder, taken = _shooter(s)
     plan = getattr(s, "moon_plan", ())
-    if (holder == seat and taken >= SHOOT_POINTS) or (seat in plan and holder in (seat, -1)):
+    if (holder == seat and taken >= MOON_THREAT) or (seat in plan and holder in (seat, -1)):
         return _shoot_move(s, seat)
-    if holder >= 0 and holder != seat and taken >= DEFEND_POINTS:
+    if holder >= 0 and holder != seat and taken >= MOON_THREAT:
         move = _defend_move(s, seat, holder)
         if move is not None:
             return move
