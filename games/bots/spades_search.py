@@ -8,7 +8,8 @@ on how the seats play in it, so the policy here plays the parts of spades a bid 
   ducks with his highest losing card; his partner covers him (high while he is still to play,
   overtaking him when he is winning);
 * a team whose contract is made avoids further tricks (bags): it ducks and leads low;
-* otherwise the lowest winning card when the contract needs tricks, cheap discards when not.
+* otherwise the lowest winning card when the contract needs tricks (or when the others need
+  nearly every trick left for theirs: setting them beats a bag), cheap discards when not.
 
 Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decision, or
 ``ROLLOUT_SOLVE_CARDS`` later in a rollout, the rest is solved exactly
@@ -97,6 +98,12 @@ def policy_move(s, seat) -> int:
     contract = bids[team] + bids[team + 2]
     taken = (tricks[team] if bids[team] else 0) + (tricks[team + 2] if bids[team + 2] else 0)
     need = taken < contract
+    if not need:
+        # Made: take more tricks only to set the others, when they need nearly every one left.
+        other = team ^ 1
+        theirs = ((tricks[other] if bids[other] else 0) + (tricks[other + 2] if bids[other + 2] else 0))
+        short = bids[other] + bids[other + 2] - theirs
+        need = short > 0 and short >= 13 - len(s.done) - 1
     trick = s.trick
     cards = SP._cards_of_mask(playable)
     if not trick:
