@@ -4,8 +4,9 @@ the pass search.
 The policy plays what basic plays (duck under the winning card, dump QS and high hearts when void,
 lead low), plus the moon, which changes what every later card is worth:
 
-* a seat shoots when it holds every point card taken so far and either has taken enough of them
-  (``MOON_THREAT``) or was dealt a hand made for it (``moon_hand``): it then wins what it can
+* a seat shoots when it holds every point card taken so far and has taken enough of them
+  (``MOON_THREAT``; a dealt hand made for it, ``moon_hand``, only shapes the pass candidates:
+  shooting it from the first trick measured worse): it then wins what it can
   with its highest cards, leads from the top and discards no point card;
 * the others defend once a shooter holds ``MOON_THREAT``: a seat that can win a trick holding a
   point card wins it, and none throws a point card on the shooter's trick.
@@ -32,9 +33,11 @@ from . import basic, paired, trick_solver as T
 EPSILON = 0.08
 PASS_BUDGET_FACTOR = 5      # the pass may think this many times the play's budget
 PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
-MOON_THREAT = 5             # a seat holding every point card taken, hearts + 2 x QS at least this
-                            # many, goes for the moon and the others stop it (QS alone does not:
-                            # with a lower threshold the others ate hearts to stop a moon never tried)
+MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
+                            # many, goes for the moon and the others stop it (measured against
+                            # basic, same decks: at 5, and shooting every moon_hand from the
+                            # first trick, the bot lost ~1 card point a deal to the version with no
+                            # moon play; at 10 without the dealt-hand plan about half of that)
 
 _LOW13 = (1 << 13) - 1
 _POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
@@ -74,10 +77,6 @@ def moon_hand(hand: int) -> bool:
 def rollout(s, rng, seat):
     """Play the deal out (passes yet to make by basic's rule); its value for ``seat``."""
     pass_rest(s)
-    shooters = [i for i in range(4) if moon_hand(s.hands[i])] if s.tricks_done == 0 and not s.trick \
-        else None
-    if shooters is not None:
-        s.moon_plan = shooters
     if s.phase == H.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
         return T.solve_hearts(s, seat)
     solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
@@ -117,8 +116,7 @@ def _shooter(s) -> tuple[int, int]:
 
 def policy_move(s, seat) -> int:
     holder, taken = _shooter(s)
-    plan = getattr(s, "moon_plan", ())
-    if (holder == seat and taken >= MOON_THREAT) or (seat in plan and holder in (seat, -1)):
+    if holder == seat and taken >= MOON_THREAT:
         return _shoot_move(s, seat)
     if holder >= 0 and holder != seat and taken >= MOON_THREAT:
         move = _defend_move(s, seat, holder)
