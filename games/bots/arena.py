@@ -14,8 +14,11 @@ Printed: the win rate of A with a 95% Wilson interval (a drawn match counts half
 side wins when its seats' total score is lower), mean points per deal per seat of each side (game
 points in sixty-six, card points in hearts, team points in spades), the share of deals A won
 (drawn half, and among the decided ones) with Wilson intervals and A's mean margin per deal with a
-normal 95% interval (deals of one match are not independent: read them as indications), and
-decision time p50/p95 of each side. Matches run in ``--jobs`` processes; a progress bar goes to stderr.
+normal 95% interval (deals of one match are not independent: read them as indications), A - B per
+deal over duplicate pairs, and decision time p50/p95 of each side. Spades adds per side the points
+per deal without the nil scores (±100, ±200), nil and blind nil bids made/failed and bags per
+team-deal; hearts adds the moons each side shot. Matches run in ``--jobs`` processes; a progress
+bar goes to stderr.
 
 """
 from __future__ import annotations
@@ -69,6 +72,7 @@ def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
     points = {"a": 0.0, "b": 0.0}
     margins = []      # per deal: A's points minus B's (per seat)
     times = {"a": [], "b": []}
+    stats = {"a": {}, "b": {}}
     deals = 0
     while not match.is_over() and deals < cfg.max_deals:
         deck = C.shuffled(rules.deck(match.variant), random.Random(f"{cfg.seed}-{pair}-deal{deals}"))
@@ -88,10 +92,31 @@ def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
         points["a"] += deal_a
         points["b"] += deal_b
         margins.append(deal_a - deal_b)
+        for side, seats in (("a", a_seats), ("b", b_seats)):
+            for key, value in _deal_stats(cfg.game, state, seats).items():
+                stats[side][key] = stats[side].get(key, 0) + value
         match.finish_deal(state)
         deals += 1
     score = _match_score(cfg.game, match, a_seats, b_seats)
-    return {"score": score, "deals": deals, "points": points, "times": times, "margins": margins}
+    return {"score": score, "deals": deals, "points": points, "times": times, "margins": margins,
+            "stats": stats, "pair": pair}
+
+
+def _deal_stats(game: str, state, seats: list[int]) -> dict:
+    """Counters of one deal for the side sitting at ``seats`` (summed over the match)."""
+    if game == "hearts":
+        return {"moons": int(state.result()["moon"] in seats)}
+    if game != "spades":
+        return {}
+    team = seats[0] & 1
+    part = state.notes(seats[0])["breakdown"][team]
+    out = {"nil_points": sum(n["points"] for n in part["nil"]),
+           "bags": part["overtricks"] + part["nil_bags"], "team_deals": 1}
+    for n in part["nil"]:
+        kind = "blind_nil" if n["blind"] else "nil"
+        out[f"{kind}_made" if n["tricks"] == 0 else f"{kind}_failed"] = 1 + out.get(
+            f"{kind}_made" if n["tricks"] == 0 else f"{kind}_failed", 0)
+    return out
 
 
 def _deal_points(game: str, result: dict) -> list[float]:
@@ -185,7 +210,8 @@ def summarize(cfg: Config, results: list[dict], elapsed: float) -> dict:
     deals = sum(r["deals"] for r in results)
     low, high = wilson(wins, n)
     out = {"matches": n, "deals": deals, "win_rate_a": wins / n if n else 0.0, "ci95": (low, high),
-           "elapsed_s": elapsed}
+           "elapsed_s": elapsed, "diff_per_deal": paired_difference(results, "points"),
+           "diff_per_deal_without_nil": paired_difference(results, "points", "nil_points")}
     # Deals: won (more points for A's seats; hearts: fewer), drawn counted half; the mean margin.
     margins = [m for r in results for m in r.get("margins", [])]
     if cfg.game == "hearts":
@@ -209,7 +235,31 @@ def summarize(cfg: Config, results: list[dict], elapsed: float) -> dict:
         out[f"p95_ms_{side}"] = 1000 * percentile(ts, 0.95)
         out[f"max_ms_{side}"] = 1000 * max(ts, default=0.0)
         out[f"decisions_{side}"] = len(ts)
+        keys = sorted({k for r in results for k in r.get("stats", {}).get(side, {})})
+        out[f"stats_{side}"] = {k: sum(r["stats"][side].get(k, 0) for r in results) for k in keys}
     return out
+
+
+def paired_difference(results: list[dict], key: str, minus: str | None = None) -> tuple[float, float]:
+    """A's points per deal minus B's, with the half-width of its 95% interval: each duplicate pair
+    (same decks, seats swapped) is one observation, so the luck of the cards cancels within it.
+    ``minus`` names a per-side counter taken off the points first (spades: the nil scores)."""
+    pairs: dict[int, list[float]] = {}
+    for r in results:
+        d = r[key]["a"] - r[key]["b"]
+        if minus:
+            d -= r["stats"]["a"].get(minus, 0) - r["stats"]["b"].get(minus, 0)
+        acc = pairs.setdefault(r.get("pair", id(r)), [0.0, 0])
+        acc[0] += d
+        acc[1] += r["deals"]
+    xs = [total / deals for total, deals in pairs.values() if deals]
+    if not xs:
+        return 0.0, 0.0
+    mean = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return mean, float("inf")
+    var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
+    return mean, 1.96 * math.sqrt(var / len(xs))
 
 
 def report(cfg: Config, s: dict) -> str:
@@ -228,11 +278,28 @@ def report(cfg: Config, s: dict) -> str:
         f"decided: {100 * s['decided_win_rate_a']:.1f}% ({100 * s['decided_ci95'][0]:.1f}% - "
         f"{100 * s['decided_ci95'][1]:.1f}%)",
         f"margin per deal (A - B, {unit.split(' (')[0]}): {s['margin']:+.3f} +- {s['margin_half95']:.3f} (95%)",
+        f"A - B per deal, over duplicate pairs: {s['diff_per_deal'][0]:+.2f} "
+        f"(95% CI +-{s['diff_per_deal'][1]:.2f})",
     ]
+    if cfg.game == "spades":
+        lines.append(f"A - B per deal without nil scores: {s['diff_per_deal_without_nil'][0]:+.2f} "
+                     f"(95% CI +-{s['diff_per_deal_without_nil'][1]:.2f})")
     for side, level in (("a", cfg.a), ("b", cfg.b)):
         lines.append(f"decision time {side.upper()} ({level}): p50 {s[f'p50_ms_{side}']:.1f} ms  "
                      f"p95 {s[f'p95_ms_{side}']:.1f} ms  max {s[f'max_ms_{side}']:.1f} ms  "
                      f"({s[f'decisions_{side}']} decisions)")
+    for side, level in (("a", cfg.a), ("b", cfg.b)):
+        st = s.get(f"stats_{side}") or {}
+        deals = s["deals"]
+        if cfg.game == "spades" and deals:
+            without = s[f"points_per_deal_{side}"] - st.get("nil_points", 0) / deals
+            lines.append(f"spades {side.upper()} ({level}): {without:.2f} points per deal without nil "
+                         f"scores; nil made {st.get('nil_made', 0)} failed {st.get('nil_failed', 0)}, "
+                         f"blind nil made {st.get('blind_nil_made', 0)} failed "
+                         f"{st.get('blind_nil_failed', 0)}; bags per team-deal "
+                         f"{st.get('bags', 0) / max(1, st.get('team_deals', 0)):.2f}")
+        if cfg.game == "hearts":
+            lines.append(f"hearts {side.upper()} ({level}): moons shot {st.get('moons', 0)} in {deals} deals")
     return "\n".join(lines)
 
 

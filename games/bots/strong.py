@@ -19,9 +19,11 @@ a sixty-six phase 2 in which the opponent can hold only a few hands is solved ex
 (paired differences) or it can be better by no stake, the search stops when one is left, at the
 draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``.
 ``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
-the view and the rng seed, which the tests use). A few decisions are not searched: the hearts pass
-(basic's rule), the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search
-per action, without shortcuts or racing, for the post-match analysis (games/bots/analyse.py).
+the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
+the exact solving of their last tricks, the hearts pass and the spades bid searches in
+``hearts_search``, ``spades_search`` and ``trick_solver``. Not searched: the moon choice
+(arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
+racing, for the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from games.engine import hearts as H
 from games.engine import sixtysix as SS
 from games.engine import spades as SP
 
-from . import basic, ss_solver
+from . import basic, hearts_search, spades_search, ss_solver
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
 from .sampling import sample, sixtysix_hands, sixtysix_knowledge
 
@@ -69,13 +71,17 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     if len(legal) == 1 and legal[0]["type"] != "pass":
         return dict(legal[0])
     game, kind = view["game"], legal[0]["type"]
-    if game == "hearts" and kind in ("pass", "moon"):
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    if game == "hearts" and kind == "moon":
         return basic.choose_action(view, rng)
+    if game == "hearts" and kind == "pass":
+        return hearts_search.choose_pass(view, rng, budget, iterations)
+    if game == "spades" and kind in ("bid", "blind_nil"):
+        return spades_search.choose_bid(view, legal, rng, budget, iterations)
     if game == "sixtysix":
         claim = _find_claim(view, legal)
         if claim is not None:
             return claim
-    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     if cap_ms is not None:
         cap = max(cap_ms, budget)
     else:
@@ -321,158 +327,6 @@ def _exact_hands(view: dict) -> list[dict] | None:
 
 # === rollouts: one cheap rule per game, on the state's own fields =================================
 
-_LOW13 = (1 << 13) - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-# --- hearts ---
-
-_H_POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
-
-
-def hearts_rollout(s, rng, seat):
-    """Play the deal out; the value for ``seat``."""
-    _hearts_pass_rest(s)
-    while s.phase == H.PLAY:
-        if rng.random() < EPSILON:
-            s.apply_move(s.random_move(rng))
-            continue
-        s.apply_move(_hearts_move(s, s.turn))
-    if s.phase == H.MOON:
-        s.apply_move(H.MOON_OTHERS)
-    return hearts_eval(s, seat)
-
-
-def _hearts_pass_rest(s):
-    """Seats yet to pass (only when a pass itself is evaluated) pass by basic's rule."""
-    while s.phase == H.PASS:
-        seat = s.passed.index(0)
-        codes = basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
-                                  list(H.cards_in(s.hands[seat])))
-        s.apply_move(H.PASS_FLAG | C.mask_of_codes(codes), seat)
-
-
-def _hearts_move(s, seat):
-    hand = s.hands[seat]
-    trick = s.trick
-    if trick and s.tricks_done:
-        led = trick[0] // 13
-        follow = hand >> (13 * led) & _LOW13
-        if follow:
-            high = max(c for c in trick if c // 13 == led) - 13 * led
-            under = follow & ((1 << high) - 1)
-            if under:
-                return 13 * led + _high(under)
-            tmask = 0
-            for c in trick:
-                tmask |= 1 << c
-            if len(trick) == 3 and not tmask & _H_POINT_CARDS:
-                top = 13 * led + _high(follow)
-                if top == H.QUEEN_OF_SPADES and follow & ~(1 << 10):
-                    return 13 * led + _high(follow & ~(1 << 10))
-                return top
-            return 13 * led + _low(follow)
-        if hand & H.QS_BIT:
-            return H.QUEEN_OF_SPADES
-        hearts = hand & H.HEARTS_MASK
-        if hearts:
-            return _high(hearts)
-        return max(H.cards_in(hand), key=lambda c: c % 13)
-    playable = s._playable(seat)
-    if trick:   # the first trick: its own restrictions
-        return max(H.cards_in(playable), key=lambda c: c % 13)
-    safe = playable & ~_H_POINT_CARDS or playable
-    return min(H.cards_in(safe), key=lambda c: c % 13)
-
-
-def hearts_eval(s, seat):
-    pts = s.result()["points"]
-    return (sum(pts) - pts[seat]) / 3.0 - pts[seat]
-
-
-# --- spades ---
-
-def spades_rollout(s, rng, me):
-    while s.phase != SP.OVER:
-        seat = s.turn
-        if s.phase == SP.BLIND_NIL:
-            s.apply_move(SP.BLIND_DECLINE, seat)
-        elif s.phase == SP.BID:
-            s.apply_move(SP.BID_BASE + _spades_bid(s, seat), seat)
-        elif rng.random() < EPSILON:
-            s.apply_move(s.random_move(rng), seat)
-        else:
-            s.apply_move(_spades_move(s, seat), seat)
-    return spades_eval(s, me)
-
-
-def _spades_bid(s, seat):
-    hand = list(C.iter_cards(s.hands[seat]))
-    tricks = basic.spades_count_winners(hand)
-    if tricks < 1.5 and basic.spades_nil_ok(hand) and s.bids[seat ^ 2] != 0:
-        return 0
-    return max(1, min(13, int(tricks + 0.5)))
-
-
-def _sp_beats(c, best):
-    if c // 13 == best // 13:
-        return c > best
-    return c >= 39
-
-
-def _spades_move(s, seat):
-    playable = s._playable(seat)
-    if not playable & (playable - 1):
-        return _low(playable)
-    bids = s.bids
-    tricks = s.tricks
-    team = seat & 1
-    partner = seat ^ 2
-    nil = bids[seat] == 0
-    partner_nil = bids[partner] == 0
-    contract = bids[team] + bids[team + 2]
-    taken = (tricks[team] if bids[team] else 0) + (tricks[team + 2] if bids[team + 2] else 0)
-    need = taken < contract
-    trick = s.trick
-    cards = SP._cards_of_mask(playable)
-    if not trick:
-        if nil:
-            return min(cards, key=lambda c: c % 13)
-        aces = [c for c in cards if c % 13 == 12]
-        if need and aces:
-            return aces[0]
-        non = [c for c in cards if c < 39] or cards
-        return min(non, key=lambda c: c % 13)
-    wi = SP.trick_winner_index(trick)
-    best = trick[wi]
-    best_seat = (s.leader + wi) & 3
-    winners = [c for c in cards if _sp_beats(c, best)]
-    if nil:
-        losers = [c for c in cards if not _sp_beats(c, best)]
-        return max(losers, key=lambda c: (c < 39, c % 13)) if losers else min(cards, key=lambda c: c % 13)
-    if best_seat == partner and not partner_nil:
-        return min(cards, key=lambda c: (c >= 39, c % 13))
-    if winners and (need or partner_nil):
-        return min(winners)
-    if not need and len(trick) < 3:
-        losers = [c for c in cards if not _sp_beats(c, best)]
-        if losers:
-            return max(losers, key=lambda c: (c < 39, c % 13))
-    return min(cards, key=lambda c: (c >= 39, c % 13))
-
-
-def spades_eval(s, seat):
-    pts = s.result()["team_points"]
-    return float(pts[seat & 1] - pts[(seat & 1) ^ 1])
-
-
 # --- sixty-six ---
 
 ROLLOUT_CLOSE = True     # sixty-six rollouts close when the points and the sure tricks make 66
@@ -561,4 +415,5 @@ def sixtysix_eval(s, seat):
     return gp[seat] - gp[1 - seat] + 0.002 * (s.points(seat) - s.points(1 - seat))
 
 
-ROLLOUTS = {"hearts": hearts_rollout, "spades": spades_rollout, "sixtysix": sixtysix_rollout}
+ROLLOUTS = {"hearts": hearts_search.rollout, "spades": spades_search.rollout,
+            "sixtysix": sixtysix_rollout}

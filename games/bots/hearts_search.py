@@ -1,0 +1,258 @@
+"""Hearts for the strong bot: the rollout policy (moon included), the exact end of each rollout and
+the pass search.
+
+The policy plays what basic plays (duck under the winning card, dump QS and high hearts when void,
+lead low), plus the moon, which changes what every later card is worth:
+
+* a seat shoots when it holds every point card taken so far and has taken enough of them
+  (``MOON_THREAT``; a dealt hand made for it, ``moon_hand``, only shapes the pass candidates:
+  shooting it from the first trick measured worse): it then wins what it can
+  with its highest cards, leads from the top and discards no point card;
+* the others defend once a shooter holds ``MOON_THREAT``: a seat that can win a trick holding a
+  point card wins it, and none throws a point card on the shooter's trick.
+
+Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decision, or
+``ROLLOUT_SOLVE_CARDS`` later in a rollout, the rest is solved exactly
+(``trick_solver.solve_hearts``, paranoid). A draw is worth the others' mean points minus the
+seat's own (``trick_solver.hearts_value``).
+
+The pass is searched: ``pass_candidates`` names a modest set of triples (basic's, the triples of
+the riskiest cards, a void, the high spades, the low cards of a moon hand) and each is judged by
+the rollouts; the others pass by basic's rule from their drawn hands (their passes are unknown).
+Basic's pass stays unless another is better by two paired standard errors (``paired.choose``).
+"""
+from __future__ import annotations
+
+import itertools
+
+from games.engine import cards as C
+from games.engine import hearts as H
+
+from . import basic, paired, trick_solver as T
+
+EPSILON = 0.08
+PASS_BUDGET_FACTOR = 5      # the pass may think this many times the play's budget
+PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
+MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
+                            # many, goes for the moon and the others stop it (measured against
+                            # basic, same decks: at 5, and shooting every moon_hand from the
+                            # first trick, the bot lost ~1 card point a deal to the version with no
+                            # moon play; at 10 without the dealt-hand plan about half of that)
+
+_LOW13 = (1 << 13) - 1
+_POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
+
+
+def _high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def moon_hand(hand: int) -> bool:
+    """A hand that can take every point card: long hearts from the top, and strength outside."""
+    hearts = hand >> 26 & _LOW13
+    if _count(hearts) < 6 or hearts >> 10 != 0b111:        # at least six, with A K Q
+        return False
+    tops = 0
+    for suit in (0, 1, 3):
+        field = hand >> (13 * suit) & _LOW13
+        if not field:
+            continue
+        if field >> 12 & 1:
+            tops += 1 + (field >> 11 & 1)
+        elif _count(field) <= 1:
+            tops += 1                                       # a void soon
+        else:
+            return False                                    # an unguarded suit loses a trick
+    return tops >= 3
+
+
+def rollout(s, rng, seat):
+    """Play the deal out (passes yet to make by basic's rule); its value for ``seat``."""
+    pass_rest(s)
+    if s.phase == H.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
+        return T.solve_hearts(s, seat)
+    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
+    while s.phase == H.PLAY:
+        if s.tricks_done >= solve_at and not s.trick:
+            return T.solve_hearts(s, seat)
+        if rng.random() < EPSILON:
+            s.apply_move(s.random_move(rng))
+            continue
+        s.apply_move(policy_move(s, s.turn))
+    if s.phase == H.MOON:
+        s.apply_move(H.MOON_OTHERS)
+    return T.hearts_value(s.result()["points"], seat)
+
+
+def pass_rest(s):
+    """Seats yet to pass (only when a pass itself is evaluated) pass by basic's rule."""
+    while s.phase == H.PASS:
+        seat = s.passed.index(0)
+        codes = basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
+                                  list(H.cards_in(s.hands[seat])))
+        s.apply_move(H.PASS_FLAG | C.mask_of_codes(codes), seat)
+
+
+def _shooter(s) -> tuple[int, int]:
+    """(seat, hearts + 2 x QS) of the seat holding every point card taken so far; (-1, 0) when
+    none is taken yet, (-2, 0) when two seats hold some (no moon is left)."""
+    holder, taken = -1, 0
+    for i in range(4):
+        w = s.won[i] & _POINT_CARDS
+        if w:
+            if holder >= 0:
+                return -2, 0
+            holder, taken = i, _count(w & H.HEARTS_MASK) + (2 if w & H.QS_BIT else 0)
+    return holder, taken
+
+
+def policy_move(s, seat) -> int:
+    holder, taken = _shooter(s)
+    if holder == seat and taken >= MOON_THREAT:
+        return _shoot_move(s, seat)
+    if holder >= 0 and holder != seat and taken >= MOON_THREAT:
+        move = _defend_move(s, seat, holder)
+        if move is not None:
+            return move
+    return _plain_move(s, seat)
+
+
+def _trick_mask(trick) -> int:
+    m = 0
+    for c in trick:
+        m |= 1 << c
+    return m
+
+
+def _shoot_move(s, seat) -> int:
+    playable = s._playable(seat)
+    trick = s.trick
+    if not trick:
+        # Lead from the top of the longest suit (hearts once they may be led).
+        best, best_key = _high(playable), None
+        for suit in range(4):
+            field = playable >> (13 * suit) & _LOW13
+            if field:
+                key = (_count(field) + (2 if suit == C.HEARTS else 0), field.bit_length())
+                if best_key is None or key > best_key:
+                    best, best_key = 13 * suit + _high(field), key
+        return best
+    led = trick[0] // 13
+    follow = playable >> (13 * led) & _LOW13
+    if follow:
+        high = max(c for c in trick if c // 13 == led) - 13 * led
+        if follow >> (high + 1):
+            return 13 * led + _high(follow)                 # win it as high as possible
+        return 13 * led + _low(follow)
+    safe = playable & ~_POINT_CARDS or playable
+    return min(H.cards_in(safe), key=lambda c: c % 13)     # keep the winners, give no point
+
+
+def _defend_move(s, seat, shooter):
+    trick = s.trick
+    if not trick:
+        return None
+    playable = s._playable(seat)
+    led = trick[0] // 13
+    follow = playable >> (13 * led) & _LOW13
+    points = _trick_mask(trick) & _POINT_CARDS
+    if follow:
+        high = max(c for c in trick if c // 13 == led) - 13 * led
+        if follow >> (high + 1) and (points or led == C.HEARTS):
+            return 13 * led + _high(follow)                 # take a point card from him
+        return None
+    wi = max(range(len(trick)), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
+    if (s.leader + wi) % 4 == shooter:
+        safe = playable & ~_POINT_CARDS
+        if safe:
+            return _high_rank(safe)                         # throw him nothing he wants
+    return None
+
+
+def _high_rank(mask: int) -> int:
+    return max(H.cards_in(mask), key=lambda c: c % 13)
+
+
+def _plain_move(s, seat) -> int:
+    """Basic's way: duck under the winning card, take a pointless last trick high, dump QS and
+    high hearts when void, lead low outside hearts."""
+    hand = s.hands[seat]
+    trick = s.trick
+    if trick and s.tricks_done:
+        led = trick[0] // 13
+        follow = hand >> (13 * led) & _LOW13
+        if follow:
+            high = max(c for c in trick if c // 13 == led) - 13 * led
+            under = follow & ((1 << high) - 1)
+            if under:
+                return 13 * led + _high(under)
+            if len(trick) == 3 and not _trick_mask(trick) & _POINT_CARDS:
+                top = 13 * led + _high(follow)
+                if top == H.QUEEN_OF_SPADES and follow & ~(1 << 10):
+                    return 13 * led + _high(follow & ~(1 << 10))
+                return top
+            return 13 * led + _low(follow)
+        if hand & H.QS_BIT:
+            return H.QUEEN_OF_SPADES
+        hearts = hand & H.HEARTS_MASK
+        if hearts:
+            return _high(hearts)
+        return _high_rank(hand)
+    playable = s._playable(seat)
+    if trick:   # the first trick: its own restrictions
+        return _high_rank(playable)
+    safe = playable & ~_POINT_CARDS or playable
+    return min(H.cards_in(safe), key=lambda c: c % 13)
+
+
+# === the pass =======================================================================================
+
+def pass_candidates(view: dict) -> list[dict]:
+    """Triples worth searching, basic's first."""
+    hand = [C.INDEX[c] for c in view["legal"][0]["cards"]]
+    mask = C.mask_of(hand)
+    first = [C.INDEX[c] for c in basic.hearts_pass(view, hand)]
+    rest = [c for c in hand if c not in first]
+    pool = (first + [C.INDEX[c] for c in basic.hearts_pass(view, rest)])[:PASS_POOL]
+    triples = [tuple(sorted(first))]
+    triples += [tuple(sorted(t)) for t in itertools.combinations(pool, 3)]
+    ranked = first + [c for c in pool if c not in first] + sorted(
+        (c for c in hand if c not in pool), key=lambda c: -(c % 13))
+    # Void a short suit (clubs, diamonds; spades without QS), filling with the riskiest cards.
+    for suit in range(4):
+        cards = [c for c in hand if c // 13 == suit]
+        if 1 <= len(cards) <= 3 and suit != C.HEARTS:
+            fill = [c for c in ranked if c not in cards][:3 - len(cards)]
+            triples.append(tuple(sorted(cards + fill)))
+    # The high spades, and the high hearts.
+    for suit, top in ((C.SPADES, 10), (C.HEARTS, 9)):
+        high = [c for c in sorted(hand, reverse=True) if c // 13 == suit and c % 13 >= top][:3]
+        if high:
+            fill = [c for c in ranked if c not in high][:3 - len(high)]
+            triples.append(tuple(sorted(high + fill)))
+    # A moon hand keeps its strength together: pass the lowest cards outside hearts.
+    if moon_hand(mask) or _count(mask & H.HEARTS_MASK) >= 6:
+        low = sorted((c for c in hand if c // 13 != C.HEARTS), key=lambda c: c % 13)[:3]
+        if len(low) == 3:
+            triples.append(tuple(sorted(low)))
+    seen = []
+    for t in triples:
+        if t not in seen:
+            seen.append(t)
+    seat = view["seat"]
+    return [{"seat": seat, "type": "pass", "cards": [C.CODES[c] for c in t]} for t in seen]
+
+
+def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None) -> dict:
+    """The candidate with the best draws, if clearly better than basic's pass (``paired``)."""
+    options = pass_candidates(view)
+    rows = paired.draws(view, options, rng, budget_ms * PASS_BUDGET_FACTOR, iterations, rollout)
+    return options[paired.choose(rows, default=0)]
