@@ -27,4 +27,5 @@ def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None
     within ``budget_ms`` milliseconds of thinking (None: the level's own budget)."""
     found = levels.get(level)
     budget = found.budget_ms if budget_ms is None else budget_ms
-    return importlib.import_module(found.module).choose_action(view, rng, budget)
+    extra = {"cap_ms": found.cap_ms} if found.cap_ms is not None and budget_ms is None else {}
+    return importlib.import_module(found.module).choose_action(view, rng, budget, **extra)

@@ -22,7 +22,8 @@ ANCHOR = ("basic", 1500)       # a newcomer's rating is set at the basic bot's
 class Level:
     name: str                   # the bot user is "bot:<name>" (DEAL_RECORD.md's players)
     module: str
-    budget_ms: int | None = None    # the most a decision may think (None: the module's own)
+    budget_ms: int | None = None    # an ordinary decision's thinking time (None: the module's own)
+    cap_ms: int | None = None       # the most a hard decision may think (None: the module's own)
 
 
 LEVELS: tuple[Level, ...] = (
@@ -30,7 +31,7 @@ LEVELS: tuple[Level, ...] = (
     Level("basic", "games.bots.basic"),
     Level("medium", "games.bots.strong", 25),
     Level("strong", "games.bots.strong", 200),
-    Level("expert", "games.bots.strong", 2000),
+    Level("expert", "games.bots.strong", 600, cap_ms=2000),
 )
 NAMES: tuple[str, ...] = tuple(level.name for level in LEVELS)
 _BY_NAME = {level.name: level for level in LEVELS}

@@ -208,7 +208,9 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
     values: list[list[float]] = []
     alive: list[int] = []
     done = 0
-    limit = iterations if iterations is not None else MAX_ITERATIONS
+    # A level with more time than the default budget (levels.py: expert) may also draw more.
+    scale = max(1.0, budget_ms / DEFAULT_BUDGET_MS)
+    limit = iterations if iterations is not None else int(MAX_ITERATIONS * scale)
     hard = False
     while True:
         if exact is not None:
@@ -220,7 +222,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
                 if not race or hard or not _still_open(values, alive, done, UNIT[game]):
                     break
                 hard = True
-                limit = HARD_ITERATIONS
+                limit = int(HARD_ITERATIONS * scale)
                 continue
             state = from_view(view, sample(view, rng))
         if options is None:
@@ -259,7 +261,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
                 if not race or hard or not _still_open(values, alive, done, UNIT[game]):
                     break
                 hard = True
-                limit = max(limit, HARD_ITERATIONS)
+                limit = max(limit, int(HARD_ITERATIONS * scale))
     n = done
     means = [sum(v[:n]) / n if n else 0.0 for v in values]
     best = max(alive, key=lambda k: (means[k], -k)) if alive else 0

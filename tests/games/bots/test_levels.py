@@ -22,7 +22,7 @@ def test_it_gives_each_level_its_own_budget(monkeypatch):
     seen = []
     from games.bots import strong
 
-    monkeypatch.setattr(strong, "choose_action", lambda view, rng, budget: seen.append(budget) or view["legal"][0])
+    monkeypatch.setattr(strong, "choose_action", lambda view, rng, budget, **kw: seen.append(budget) or view["legal"][0])
     state = deal("spades", rng=random.Random(4), dealer=0)
     view = state.view(state.to_act())
     for name in ("medium", "strong", "expert"):
