@@ -5,7 +5,9 @@
 Every level plays its neighbour on the ladder (and the one after it, with ``--skip``) in duplicate
 pairs of matches (arena.py: the same decks, seats swapped). From the match results a Bradley-Terry
 fit gives each level a rating on the scale of people's ratings (ratings/rating.py: a gap of 400
-is about 10:1 odds of winning a match), anchored at ``levels.ANCHOR``. A half-win and a half-loss
+is about 10:1 odds of winning a match), anchored at ``levels.ANCHOR``, and kept in ladder order
+(``monotone``: a level that searches longer is not shown below one that searches less; where the
+matches could not tell two neighbours apart they share a rating). A half-win and a half-loss
 of prior per pair keep a one-sided pair (random against basic) finite: such a gap is a lower bound.
 ``--max-deals`` cuts long matches short (hearts to 100, spades to 500): the side ahead then wins.
 The result goes to ``levels.LADDER_FILE`` with every pair's figures; ``--dry-run`` only prints.
@@ -45,8 +47,24 @@ def fit(pairs: list[dict], names: list[str], anchor: tuple[str, int]) -> dict[st
             strength[n] += 0.5 * grad[n] / info[n]
         if max(abs(g) for g in grad.values()) < 1e-9:
             break
+    ordered = monotone([strength[n] for n in names])
+    strength = dict(zip(names, ordered))
     base = strength[anchor[0]]
     return {n: round(anchor[1] + SCALE * (strength[n] - base)) for n in names}
+
+
+def monotone(values: list[float]) -> list[float]:
+    """The closest non-decreasing sequence (pool adjacent violators, equal weights): a level is
+    taken to be at least as strong as the one below it, which searches the same way with less
+    time; neighbours the measurement could not tell apart share their mean."""
+    blocks: list[list[float]] = []          # [sum, count] of pooled runs
+    for v in values:
+        blocks.append([v, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += count
+    return [total / count for total, count in blocks for _ in range(count)]
 
 
 def measure(game: str, variant: str, a: str, b: str, matches: int, jobs: int, max_deals: int,

@@ -29,7 +29,7 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level("random", "games.bots.random"),
     Level("basic", "games.bots.basic"),
-    Level("medium", "games.bots.strong", 25),
+    Level("medium", "games.bots.strong", 10, cap_ms=10),
     Level("strong", "games.bots.strong", 200),
     Level("expert", "games.bots.strong", 600, cap_ms=2000),
 )

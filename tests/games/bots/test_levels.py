@@ -78,3 +78,11 @@ def test_the_arena_plays_a_level_as_it_was_at_a_commit():
     view = state.view(state.seats_to_act()[0])
     then = arena.choose_action("git:HEAD:basic", view, random.Random(2), None)
     assert then == bots.choose_action("basic", view, random.Random(2))
+
+
+def test_it_keeps_the_ladder_in_order_pooling_neighbours_it_could_not_tell_apart():
+    assert ladder.monotone([0.0, 2.0, 1.0, 3.0]) == [0.0, 1.5, 1.5, 3.0]
+    pairs = [{"a": "strong", "b": "medium", "score_a": 22, "matches": 40},
+             {"a": "expert", "b": "strong", "score_a": 18, "matches": 40}]
+    r = ladder.fit(pairs, ["medium", "strong", "expert"], ("medium", 1500))
+    assert r["medium"] <= r["strong"] <= r["expert"] and r["strong"] == r["expert"]
