@@ -251,8 +251,14 @@ def pass_candidates(view: dict) -> list[dict]:
     return [{"seat": seat, "type": "pass", "cards": [C.CODES[c] for c in t]} for t in seen]
 
 
-def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None) -> dict:
+def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None,
+                cap_ms: float | None = None) -> dict:
     """The candidate with the best draws, if clearly better than basic's pass (``paired``)."""
     options = pass_candidates(view)
-    rows = paired.draws(view, options, rng, budget_ms * PASS_BUDGET_FACTOR, iterations, rollout)
+    rows = paired.draws(view, options, rng, _at_most(budget_ms * PASS_BUDGET_FACTOR, cap_ms),
+                        iterations, rollout)
     return options[paired.choose(rows, default=0)]
+
+
+def _at_most(ms: float, cap_ms: float | None) -> float:
+    return ms if cap_ms is None else min(ms, cap_ms)

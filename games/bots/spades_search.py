@@ -176,7 +176,8 @@ def bid_candidates(view: dict, legal: list[dict]) -> list[dict]:
     return [dict(a) for a in legal if a["tricks"] in wanted]
 
 
-def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict:
+def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
+               cap_ms: float | None = None) -> dict:
     """The candidate with the best draws, if clearly better than basic's bid (``paired``)."""
     options = bid_candidates(view, legal)
     if options[0]["type"] == "blind_nil":
@@ -187,5 +188,6 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
                     if all(a.get(k) == v for k, v in rule.items())), 0)
     if len(options) == 1:
         return options[0]
-    rows = paired.draws(view, options, rng, budget_ms * BID_BUDGET_FACTOR, iterations, rollout)
+    rows = paired.draws(view, options, rng, budget_ms * BID_BUDGET_FACTOR if cap_ms is None
+                        else min(budget_ms * BID_BUDGET_FACTOR, cap_ms), iterations, rollout)
     return options[paired.choose(rows, default=default)]

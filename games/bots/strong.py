@@ -75,9 +75,9 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     if game == "hearts" and kind == "moon":
         return basic.choose_action(view, rng)
     if game == "hearts" and kind == "pass":
-        return hearts_search.choose_pass(view, rng, budget, iterations)
+        return hearts_search.choose_pass(view, rng, budget, iterations, cap_ms)
     if game == "spades" and kind in ("bid", "blind_nil"):
-        return spades_search.choose_bid(view, legal, rng, budget, iterations)
+        return spades_search.choose_bid(view, legal, rng, budget, iterations, cap_ms)
     if game == "sixtysix":
         claim = _find_claim(view, legal)
         if claim is not None:
