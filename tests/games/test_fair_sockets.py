@@ -11,7 +11,7 @@ from games import bots, services
 from games.models import Deal, Match
 
 from .sockets import _codes, connect
-from .test_consumers import drain_all, guard  # noqa: F401  (the fixture)
+from .test_consumers import drain_all
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

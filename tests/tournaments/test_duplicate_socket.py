@@ -15,7 +15,7 @@ from django.utils import timezone
 from config.routing import application
 from games import bots as game_bots
 from tests.games.sockets import _codes, connect
-from tests.games.test_consumers import drain_all, guard  # noqa: F401  (the fixture)
+from tests.games.test_consumers import drain_all
 from tournaments import services
 from tournaments.models import Game, Round, Tournament
 
