@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Iterator, TypeVar
+from typing import Generic, Iterator, TypeVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -35,7 +35,6 @@ from .models import Deal, Match, Seat, Table
 log = logging.getLogger(__name__)
 SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
 T = TypeVar("T")
-R = TypeVar("R")
 
 
 # --- the per-process cache ---------------------------------------------------------------
@@ -77,15 +76,6 @@ class LiveCache(Generic[T]):
                 if now - first[2] <= self.idle_seconds:
                     break
                 self._items.popitem(last=False)
-
-    def read(self, table_id: int, version: int, reader: Callable[[T], R]) -> R | None:
-        """``reader(value)`` on the entry kept at ``version`` (None if there is none), under the
-        cache's lock: an entry is never changed while it is in the cache, only after ``take``."""
-        with self._lock:
-            item = self._items.get(table_id)
-            if item is None or item[0] != version:
-                return None
-            return reader(item[1])
 
     def forget(self, table_id: int | None = None) -> None:
         """Drop one table's entry (or all): for changes made outside the writers."""
@@ -241,12 +231,6 @@ def _keep(table_id: int, live: Live) -> None:
         _live.forget(table_id)
     else:
         _live.put(table_id, live.table.version, live)
-
-
-def read_kept(table_id: int, version: int, reader: Callable[[Live], R]) -> R | None:
-    """``reader(live)`` on what this process kept of the table at ``version``, without a lock or a
-    query (None when nothing of that version is kept). ``reader`` must only read, and briefly."""
-    return _live.read(table_id, version, reader)
 
 
 def forget(table_id: int | None = None) -> None:

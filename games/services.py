@@ -13,7 +13,6 @@ receive in games/messages.py, players' clocks in games/clocks.py.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -23,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import bots, broadcast, clocks, fair_deals, limits, loading, messages, prepared, reasons, scheduling
+from games import bots, broadcast, clocks, fair_deals, limits, messages, prepared, reasons, scheduling
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -334,50 +333,15 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
     """Do whatever is due at a table without a player: one bot move, a clock expiry or the next
     deal. Idempotent: nothing happens when ``version`` is given and the table has moved on, or
     when nothing is due yet. Returns the table's next due time when it is in the future."""
-    ahead = _think_ahead(table_id, version) if version is not None else None
     now = timezone.now()
     try:
         with locked(table_id) as live:
-            return _advance(live, version, now, ahead)
+            return _advance(live, version, now)
     except ServiceError:        # the table is gone
         return None
 
 
-@dataclass(frozen=True)
-class BotMove:
-    """A bot's action chosen on the table as it was at ``version``, before its lock was taken."""
-    version: int
-    seat: int
-    action: dict
-
-
-def _think_ahead(table_id: int, version: int) -> BotMove | None:
-    """The due bot's move, chosen on what this process kept of the table at ``version`` with no
-    lock held: a strong bot's search takes hundreds of milliseconds, and under SQLite the table's
-    lock is the whole database's write lock. ``_advance`` uses it only if the table is still at
-    that version; otherwise (or when nothing was kept: another process made the last change) the
-    bot thinks under the lock as before."""
-    found = loading.read_kept(table_id, version, lambda live: _due_bot(live, timezone.now()))
-    if found is None:
-        return None
-    seat, level, view = found
-    return BotMove(version, seat, bots.choose_action(level, view))
-
-
-def _due_bot(live: Live, now: datetime) -> tuple[int, str, dict] | None:
-    """The bot seat due to act now, its level and its view; None if nothing of the kind is due."""
-    t = live.table
-    if t.status != Status.PLAYING or live.state is None or t.due_at is None or t.due_at > now:
-        return None
-    for i in live.state.seats_to_act():
-        seat = live.seats[i]
-        if seat.is_bot:
-            return i, _bot_level(seat.bot_level), live.state.view(i)
-    return None
-
-
-def _advance(live: Live, version: int | None, now: datetime,
-             ahead: BotMove | None = None) -> datetime | None:
+def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
     t = live.table
     if version is not None and t.version != version:
         return None
@@ -405,10 +369,7 @@ def _advance(live: Live, version: int | None, now: datetime,
         seat = live.seats[i]
         if seat.is_bot:
             view = live.state.view(i)
-            if ahead is not None and ahead.version == t.version and ahead.seat == i:
-                action = ahead.action
-            else:
-                action = bots.choose_action(_bot_level(seat.bot_level), view)
+            action = bots.choose_action(_bot_level(seat.bot_level), view)
             try:
                 _commit_action(live, i, dict(action, seat=i), now)
             except IllegalAction as exc:  # a bot bug must not stall the table
