@@ -62,9 +62,11 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     assert len(ghost_games) == 1 and ghost_games[0].result["timed_out"] == [ghost_games[0].players.index(entries["ghost"].pk)]
     assert Entry.objects.get(pk=entries["ghost"].pk).paused
     late_games = [g for g in games if entries["late"].pk in g.players]
-    assert len(late_games) == 2
+    # His first match (lost on time), then what he played after coming back: a random bot's quick
+    # false claim can end one match and pair him again before the close.
+    assert len(late_games) >= 2
+    assert all(g.table.match.started_at >= came_back[0] for g in late_games[1:])
     last = late_games[-1]
-    assert last.table.match.started_at >= came_back[0]
     assert last.table.match.finished_at > t.ends_at, "a match running at the close finished after it"
 
     # A bot met the opponent of his previous match again only when no other bot was free then.
