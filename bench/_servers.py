@@ -116,9 +116,29 @@ class Proc:
         self.fh.close()
 
 
-def daphne(port: int, env: dict, log: Path) -> Proc:
-    return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                   "config.asgi:application"], env, log)
+SITE_APP = "config.asgi:application"
+ECHO_APP = "bench.echo_asgi:application"     # the bare floor (bench/echo_asgi.py)
+
+
+def daphne(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
+    return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), app],
+                env, log)
+
+
+def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
+    """The same application under uvicorn on uvloop and httptools, as the Procfile runs it."""
+    return Proc(f"uvicorn:{port}", [str(VENV_BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port),
+                                    *UVICORN_FLAGS, app], env, log)
+
+
+# The Procfile's flags (kept equal by tests/test_production.py): Channels' router takes no
+# lifespan scope; access lines would be the busiest log of the site.
+UVICORN_FLAGS = ("--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
+                 "--lifespan", "off", "--no-access-log", "--log-level", "warning")
+
+
+def web_server(kind: str, port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
+    return {"daphne": daphne, "uvicorn": uvicorn}[kind](port, env, log, app)
 
 
 def celery_worker(env: dict, log: Path, concurrency: int = 4) -> Proc:

@@ -115,7 +115,7 @@ class Sock:
                     self.view = msg["view"]
                     self.status = msg["table"]["status"]
                     self.last_arrival = t
-                    if msg["you"] != self.seat:
+                    if msg.get("you", self.seat) != self.seat:     # the echo's updates have none
                         st.errors["wrong_seat"] += 1
                     if kind == "update":
                         self.table.arrived(self, msg, t, prev_arrival)
@@ -317,6 +317,7 @@ def report(args, res: dict) -> dict:
     st: Stats = res["stats"]
     row = {
         "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
+        "app": args.app, "server": args.server, "rate": args.rate,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
         "moves_s": st.actions_in_window / args.seconds,
         "scripted_moves": len(st.lat),
@@ -333,16 +334,17 @@ def report(args, res: dict) -> dict:
 
 
 def print_rows(rows: list[dict]) -> None:
-    head = (f"{'mode':<15}{'tables':>7}{'moves/s':>9}{'target':>8}{'p50 ms':>8}{'p95 ms':>8}"
+    head = (f"{'mode':<15}{'app/server':<16}{'tables':>7}{'moves/s':>9}{'target':>8}{'p50 ms':>8}{'p95 ms':>8}"
             f"{'p99 ms':>8}{'max ms':>8}{'errors':>7}  server CPU % (100 = 1 core)")
     print(head)
     print("-" * len(head) + "-" * 30)
     for r in rows:
         cpu = ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items())
-        print(f"{r['mode']:<15}{r['tables']:>7}{r['moves_s']:>9.1f}{r['target_moves_s']:>8.0f}"
+        app = f"{r.get('app', 'site')}/{r.get('server', 'daphne')}"
+        print(f"{r['mode']:<15}{app:<16}{r['tables']:>7}{r['moves_s']:>9.1f}{r['target_moves_s']:>8.0f}"
               f"{r['p50']:>8.1f}{r['p95']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.1f}{r['errors']:>7}  {cpu}")
         if "+bots" in r["mode"]:
-            print(f"{'  bot moves':<15}{'':>7}{'':>9}{'':>8}{r['bot_p50']:>8.1f}{r['bot_p95']:>8.1f}"
+            print(f"{'  bot moves':<15}{'':<16}{'':>7}{'':>9}{'':>8}{r['bot_p50']:>8.1f}{r['bot_p95']:>8.1f}"
                   f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
         if r["error_kinds"]:
             print(f"  errors: {r['error_kinds']}")
@@ -377,6 +379,10 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     ap.add_argument("--stock-loop", action="store_true",
                     help="run the load generator on asyncio's own loop instead of uvloop")
+    ap.add_argument("--server", choices=("daphne", "uvicorn"), default="daphne",
+                    help="the ASGI server of the web processes (uvicorn: uvloop + httptools)")
+    ap.add_argument("--app", choices=("site", "echo"), default="site",
+                    help="echo: the bare floor, a Channels echo with no game or database (bench/echo_asgi.py)")
     ap.add_argument("--bots", action="store_true", help="seats 1-3 are bots (Celery)")
     ap.add_argument("--bot-level", default="basic", help="the bots' level (games/bots/levels.py)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
@@ -393,7 +399,8 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix=f"bench_live_{args.mode}_"))
     kw = dict(bot_delay_ms=args.bot_delay_ms, deal_pause_ms=args.deal_pause_ms)
     procs: list[S.Proc] = []
-    print(f"{args.mode}{' +bots' if args.bots else ''}: {args.tables} tables; work dir {workdir}", flush=True)
+    print(f"{args.mode}{' +bots' if args.bots else ''} {args.app} on {args.server}: {args.tables} tables; "
+          f"work dir {workdir}", flush=True)
     try:
         if args.mode == "embedded":
             env = S.embedded_env(workdir, **kw)
@@ -401,24 +408,34 @@ def main() -> int:
             env = S.scaled_env(workdir, **kw)
             S.reset_postgres()
             S.reset_redis()
-        log = workdir / "setup.log"
-        S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
-        specs = json.loads(S.run_checked(
-            [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
-        print(f"  migrated and set up {len(specs)} tables", flush=True)
+        echo = args.app == "echo"
+        if echo:
+            if args.bots:
+                raise SystemExit("--bots needs the site (--app site)")
+            env.pop("DATABASE_URL", None)
+            env.pop("DJANGO_SETTINGS_MODULE", None)     # the echo configures its own settings
+            specs = [{"id": t, "game": "echo", "sessions": [f"{t}.{s}" for s in range(4)]}
+                     for t in range(1, args.tables + 1)]
+        else:
+            log = workdir / "setup.log"
+            S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
+            specs = json.loads(S.run_checked(
+                [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
+            print(f"  migrated and set up {len(specs)} tables", flush=True)
 
-        n_daphne = 1 if args.mode == "embedded" else 2
-        ports = [S.free_port() for _ in range(n_daphne)]
-        daphnes = [S.daphne(p, env, workdir / f"daphne-{p}.log") for p in ports]
+        n_web = 1 if args.mode == "embedded" else 2
+        ports = [S.free_port() for _ in range(n_web)]
+        daphnes = [S.web_server(args.server, p, env, workdir / f"web-{p}.log", S.ECHO_APP if echo else S.SITE_APP)
+                   for p in ports]
         procs += daphnes
-        cpu_pids = {f"daphne{i + 1}": d.pid for i, d in enumerate(daphnes)}
-        if args.mode == "scaled":
+        cpu_pids = {f"web{i + 1}": d.pid for i, d in enumerate(daphnes)}
+        if args.mode == "scaled" and not echo:
             worker = S.celery_worker(env, workdir / "celery.log", concurrency=args.workers)
             procs.append(worker)
             cpu_pids["celery"] = worker.pid
         for p, d in zip(ports, daphnes):
             S.wait_port(p, d)
-        if args.mode == "scaled":
+        if args.mode == "scaled" and not echo:
             time.sleep(3)   # the worker connects to the broker
 
         spies = []

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected   # raised by Daphne's websocket library
+from uvicorn.protocols.utils import ClientDisconnected   # uvicorn's (an OSError, as ASGI asks)
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -34,6 +35,7 @@ GAP_SECONDS = 1.0       # an update that came ahead of a missing one waits this 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 FLOODING = limits.FLOODING     # 4429: kept sending over its limit (games/limits.py)
+CLIENT_GONE = (Disconnected, ClientDisconnected)    # a send to a socket whose client has left
 
 
 # Blocking work (the database, the engine) runs off the event loop on this pool. SQLite has one
@@ -71,7 +73,7 @@ class ThinConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         try:
             await handler(message)
-        except Disconnected:
+        except CLIENT_GONE:
             # The client closed while something was on its way to it (a player leaving a finished
             # table for its rematch). Raised on, it would end this consumer before its
             # websocket.disconnect, whose handler takes the socket off its seat's count.

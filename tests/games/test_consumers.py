@@ -284,19 +284,23 @@ async def test_the_lobby_lists_tables_live(make_user, task_queue):
     await lobby.comm.disconnect()
 
 
-async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consumer():
-    """Daphne raises Disconnected when a message reaches a socket whose client has gone (a player
-    leaving a finished table for its rematch). The consumer must live on to its
-    websocket.disconnect, which takes the socket off its seat's count."""
+@pytest.mark.parametrize("gone", ["daphne", "uvicorn"])
+async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consumer(gone):
+    """Daphne raises Disconnected, uvicorn ClientDisconnected, when a message reaches a socket
+    whose client has gone (a player leaving a finished table for its rematch). The consumer must
+    live on to its websocket.disconnect, which takes the socket off its seat's count."""
     from autobahn.exception import Disconnected
+    from uvicorn.protocols.utils import ClientDisconnected
 
     from games.consumers import ThinConsumer
+
+    error = {"daphne": Disconnected, "uvicorn": ClientDisconnected}[gone]
 
     class Gone(ThinConsumer):
         handled = []
 
         async def table_send(self, message):
-            raise Disconnected("Attempt to send on a closed protocol")
+            raise error("Attempt to send on a closed protocol")
 
         async def websocket_disconnect(self, message):
             self.handled.append(message["type"])
