@@ -12,7 +12,8 @@ The script starts its own servers and stops them when it is done (everything on 
     REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 4 as in the Procfile, with beat).
 It migrates, creates the users and tables through Django (bench/_setup.py), and gives each player a
 session (the ``sessionid`` cookie a login would set). Each seat is a ``websockets`` client; in scaled
-mode seat i of table t connects to Daphne (t + i) % 2, so every move crosses processes. The owners
+mode seat i of table t connects to web process (t + i) % 2, so every move crosses processes
+(``--sticky``: all of table t's seats to process t % 2, as a proxy routing by table id would). The owners
 start their matches over the socket; after the warm-up, each table makes about ``--rate`` moves per
 second: when a seat's own view lists legal actions, it sends one of them (hearts pass: 3 cards of
 its hand), waits for the resulting update, and the table's next move follows at the next tick.
@@ -141,10 +142,10 @@ class Sock:
 
 class TableRun:
     def __init__(self, spec: dict, ports: list[int], index: int, stats: Stats, bots: bool,
-                 bot_delay: float):
+                 bot_delay: float, sticky: bool = False):
         self.id, self.game, self.stats, self.bots = spec["id"], spec["game"], stats, bots
         self.bot_delay = bot_delay
-        self.socks = [Sock(self, seat, ports[(index + seat) % len(ports)], key)
+        self.socks = [Sock(self, seat, ports[(index + (0 if sticky else seat)) % len(ports)], key)
                       for seat, key in enumerate(spec["sessions"]) if key]
         self.arrivals: dict[int, list] = {}     # version -> [count, first, last]
         self.pending: Pending | None = None
@@ -257,7 +258,7 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
     stats = Stats()
     rng = random.Random(args.seed)
     bot_delay = args.bot_delay_ms / 1000.0
-    tables = [TableRun(spec, ports, i, stats, args.bots, bot_delay) for i, spec in enumerate(specs)]
+    tables = [TableRun(spec, ports, i, stats, args.bots, bot_delay, args.sticky) for i, spec in enumerate(specs)]
     socks = [s for t in tables for s in t.socks]
     sem = asyncio.Semaphore(32)
     t_conn = now()
@@ -317,7 +318,7 @@ def report(args, res: dict) -> dict:
     st: Stats = res["stats"]
     row = {
         "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
-        "app": args.app, "server": args.server, "rate": args.rate,
+        "app": args.app, "server": args.server, "rate": args.rate, "sticky": args.sticky,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
         "moves_s": st.actions_in_window / args.seconds,
         "scripted_moves": len(st.lat),
@@ -383,6 +384,9 @@ def main() -> int:
                     help="the ASGI server of the web processes (uvicorn: uvloop + httptools)")
     ap.add_argument("--app", choices=("site", "echo"), default="site",
                     help="echo: the bare floor, a Channels echo with no game or database (bench/echo_asgi.py)")
+    ap.add_argument("--sticky", action="store_true",
+                    help="scaled: all sockets of a table on one web process (a proxy routing "
+                         "/ws/table/<id>/ by id, docs/SCALING.md), instead of every seat on another")
     ap.add_argument("--bots", action="store_true", help="seats 1-3 are bots (Celery)")
     ap.add_argument("--bot-level", default="basic", help="the bots' level (games/bots/levels.py)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")

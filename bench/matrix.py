@@ -26,10 +26,12 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "py
 
 def configs(args) -> list[dict]:
     out = []
-    for mode, app, server, tables in itertools.product(
+    for mode, app, server, tables, sticky in itertools.product(
             args.modes.split(","), args.apps.split(","), args.servers.split(","),
-            [int(t) for t in args.tables.split(",")]):
-        out.append({"mode": mode, "app": app, "server": server, "tables": tables})
+            [int(t) for t in args.tables.split(",")], args.sticky.split(",")):
+        if sticky == "yes" and mode != "scaled":
+            continue
+        out.append({"mode": mode, "app": app, "server": server, "tables": tables, "sticky": sticky == "yes"})
     return out
 
 
@@ -37,6 +39,8 @@ def run(cfg: dict, args) -> None:
     cmd = [PYTHON, str(ROOT / "bench" / "live.py"), "--mode", cfg["mode"], "--app", cfg["app"],
            "--server", cfg["server"], "--tables", str(cfg["tables"]), "--seconds", str(args.seconds),
            "--warmup", str(args.warmup), "--rate", str(args.rate), "--json", args.out]
+    if cfg["sticky"]:
+        cmd.append("--sticky")
     print("$", " ".join(cmd[1:]), flush=True)
     done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = done.stdout.strip().splitlines()
@@ -44,7 +48,8 @@ def run(cfg: dict, args) -> None:
 
 
 def key(row: dict) -> tuple:
-    return (row["mode"], row.get("app", "site"), row.get("server", "daphne"), row["tables"], row.get("rate", 1.0))
+    return (row["mode"] + ("/sticky" if row.get("sticky") else ""), row.get("app", "site"),
+            row.get("server", "daphne"), row["tables"], row.get("rate", 1.0))
 
 
 def summary(path: str) -> None:
@@ -52,7 +57,7 @@ def summary(path: str) -> None:
     for line in open(path):
         row = json.loads(line)
         groups.setdefault(key(row), []).append(row)
-    print(f"\n{'mode':<10}{'app':<6}{'server':<9}{'tables':>7}{'runs':>5}{'moves/s':>9}{'p50':>8}{'p95':>8}"
+    print(f"\n{'mode':<14}{'app':<6}{'server':<9}{'tables':>7}{'runs':>5}{'moves/s':>9}{'p50':>8}{'p95':>8}"
           f"{'p99':>8}  p99 of each run          web CPU % (median, each process)")
     for k in sorted(groups):
         rows = groups[k]
@@ -60,7 +65,7 @@ def summary(path: str) -> None:
         webs = sorted(n for n in rows[0]["cpu"] if n.startswith(("web", "daphne")))
         cpu = ", ".join(f"{statistics.median(r['cpu'].get(n, 0) for r in rows):.0f}" for n in webs)
         each = " ".join(f"{r['p99']:.0f}" for r in rows)
-        print(f"{k[0]:<10}{k[1]:<6}{k[2]:<9}{k[3]:>7}{len(rows):>5}{med('moves_s'):>9.0f}{med('p50'):>8.1f}"
+        print(f"{k[0]:<14}{k[1]:<6}{k[2]:<9}{k[3]:>7}{len(rows):>5}{med('moves_s'):>9.0f}{med('p50'):>8.1f}"
               f"{med('p95'):>8.1f}{med('p99'):>8.1f}  {each:<24} {cpu}")
 
 
@@ -74,6 +79,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=5)
     ap.add_argument("--rate", type=float, default=1.0)
+    ap.add_argument("--sticky", default="no", help="no, yes or no,yes: live.py --sticky")
     ap.add_argument("--seed", type=int, default=0, help="the order of each round")
     ap.add_argument("--out", default="/tmp/bench_matrix.jsonl")
     ap.add_argument("--summary", action="store_true", help="only summarise --out")
