@@ -126,15 +126,31 @@ def daphne(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
 
 
 def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
-    """The same application under uvicorn on uvloop and httptools, as the Procfile runs it."""
-    return Proc(f"uvicorn:{port}", [str(VENV_BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port),
-                                    *UVICORN_FLAGS, app], env, log)
+    """The same application under uvicorn as the Procfile runs it (uvloop, httptools)."""
+    return Proc(f"uvicorn:{port}", procfile_web("web1", port, app), env, log)
 
 
-# The Procfile's flags (kept equal by tests/test_production.py): Channels' router takes no
-# lifespan scope; access lines would be the busiest log of the site.
-UVICORN_FLAGS = ("--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
-                 "--lifespan", "off", "--no-access-log", "--log-level", "warning")
+def procfile_web(name: str, port: int, app: str = SITE_APP) -> list[str]:
+    """The Procfile's command for web process ``name``, on 127.0.0.1:``port`` and serving
+    ``app``: what the bench and tests/scaled run is what a deployment runs."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            words = line.split(":", 1)[1].split()
+            break
+    else:
+        raise LookupError(f"the Procfile has no {name}")
+    out, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word in ("--host", "--port", "-b", "-p"):
+            skip = True
+            continue
+        out.append(app if word == SITE_APP else word)
+    server = out[0]
+    host, port_flag = ("-b", "-p") if server == "daphne" else ("--host", "--port")
+    return [str(VENV_BIN / server), host, "127.0.0.1", port_flag, str(port), *out[1:]]
 
 
 def web_server(kind: str, port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:

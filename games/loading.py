@@ -100,6 +100,9 @@ class Live:
     # Row updates of the change in progress, sent together at its end by locked() (one round trip,
     # with the commit where the database allows).
     writes: list = field(default_factory=list)
+    # Whether the kept Live this one started from was still current: the next read expects the
+    # same (a table whose sockets all reach this process keeps being current here).
+    was_current: bool = False
 
     @property
     def game_rules(self):
@@ -158,9 +161,12 @@ def _read(table_id: int, kept: Live | None, *, for_update: bool) -> Live:
     """A table and everything below it: its seats (with their people), match, deal and state.
     ``kept``: what this process kept of the table at an earlier version, to start from. Where a
     round trip costs more than reading a match and deal that may not be needed (PostgreSQL),
-    all of it is read at once."""
+    all of it is read at once, unless the kept Live was current last time too: then the table's
+    changes most likely all come through this process (its sockets are here), and the match and
+    deal rows (the deal record is the largest value a move reads) are read only if it was not."""
     queries = [select_table(for_update), _select_seats()]
-    if prepared.batches_reads(Table):
+    expect_current = kept is not None and kept.was_current
+    if prepared.batches_reads(Table) and not expect_current:
         queries += [_select_match(), _select_latest_deal()]
     found = prepared.fetch_many([(q, table_id) for q in queries])
     if not found[0]:
@@ -170,13 +176,14 @@ def _read(table_id: int, kept: Live | None, *, for_update: bool) -> Live:
     live = Live(table=table, seats=seats)
     if kept is not None and kept.table.version == table.version:
         live.match, live.engine, live.deal, live.state = kept.match, kept.engine, kept.deal, kept.state
+        live.was_current = True
         return live
-    matches = found[2] if len(found) > 2 else _select_match().fetch(table_id)
+    matches, deals = found[2:] or prepared.fetch_many([(_select_match(), table_id),
+                                                       (_select_latest_deal(), table_id)])
     if not matches:
         return live
     live.match = matches[0]
     live.engine = EngineMatch.from_dict(live.match.state)
-    deals = found[3] if len(found) > 3 else _select_latest_deal().fetch(table_id)
     if deals:
         live.deal = deals[0]
         same_deal = kept is not None and kept.deal is not None and kept.deal.pk == live.deal.pk

@@ -139,7 +139,7 @@ async def _play(ports, table_id, cookies, procs, rng):
                                                 additional_headers=headers)
             except OSError:
                 await asyncio.sleep(0.2)
-        raise RuntimeError("daphne did not come up")
+        raise RuntimeError("the web server did not come up")
 
     socks = [await open_ws(ports[0], cookies[0]), await open_ws(ports[1], cookies[1]),
              await open_ws(ports[1])]
@@ -182,14 +182,18 @@ async def _play(ports, table_id, cookies, procs, rng):
     return versions, last, killed, acted
 
 
-def test_it_runs_one_table_across_two_daphnes_and_survives_a_worker_kill(env):
+def test_it_runs_one_table_across_two_web_servers_and_survives_a_worker_kill(env):
+    """One web process as the Procfile runs it (uvicorn), the other Daphne: both servers stay
+    supported, and a table's sockets on the two of them play one match."""
+    from bench._servers import procfile_web
+
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     setup = manage_shell(env, SETUP)
     ports = [_free_port(), _free_port()]
     procs = Procs(env)
     try:
-        for n, port in enumerate(ports):
-            procs.start(f"daphne{n}", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+        procs.start("uvicorn0", *procfile_web("web1", ports[0]))
+        procs.start("daphne1", BIN / "daphne", "-b", "127.0.0.1", "-p", ports[1], "config.asgi:application")
         procs.start("worker1", *worker_args("worker1"))
         procs.start("beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
                     "--schedule", ROOT / "test-artifacts" / "celerybeat-schedule")
