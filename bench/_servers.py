@@ -30,7 +30,9 @@ def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
                         "EMBEDDED_WORKER", "SQLITE_PATH")}
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "1",                    # the embedded default (scaled_env turns it off)
+        # The site's default in both modes. DEBUG on logs every query with its parameters quoted
+        # into the SQL (a deal record, each move): not what a site serves with.
+        "DEBUG": os.environ.get("BENCH_DEBUG", "0"),
         "LOG_LEVEL": "WARNING",
         "BOT_DELAY_MS": str(bot_delay_ms),
         "DEAL_PAUSE_MS": str(deal_pause_ms),
@@ -53,8 +55,8 @@ def scaled_env(workdir: Path, **kw) -> dict:
     env = base_env(workdir, **kw)
     env["DATABASE_URL"] = f"{PG_URL_BASE}/{PG_DB}"
     env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
-    # Scaled mode is how production runs: DEBUG off (so a secret and the hosts are required).
-    env.update({"DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
+    # Scaled mode is how production runs: a secret and the hosts are required.
+    env.update({"SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
                 "ALLOWED_HOSTS": "127.0.0.1,localhost", "SESSION_COOKIE_SECURE": "0",
                 "CSRF_COOKIE_SECURE": "0"})
     return env
@@ -73,6 +75,13 @@ def reset_redis() -> None:
     import redis
 
     redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
+
+
+def append_json(path: str | None, row: dict) -> None:
+    """Add a result row to a JSON-lines file (bench/matrix.py reads them)."""
+    if path:
+        with open(path, "a") as fh:
+            fh.write(json.dumps(row) + "\n")
 
 
 def run_checked(args: list[str], env: dict, log: Path, timeout: float = 600) -> str:

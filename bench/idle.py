@@ -129,9 +129,7 @@ def main() -> int:
         rss = ", ".join(f"{k} {v} MB" for k, v in row["rss_mb"].items())
         print(f"  idle {args.seconds:.0f} s: CPU % {cpu}; resident {rss}; "
               f"{row['closed_by_server']} sockets closed by the servers")
-        if args.json:
-            with open(args.json, "a") as fh:
-                fh.write(json.dumps(row) + "\n")
+        S.append_json(args.json, row)
         return 0
     finally:
         for p in procs:

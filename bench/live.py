@@ -466,9 +466,7 @@ def main() -> int:
         row = report(args, res)
         print()
         print_rows([row])
-        if args.json:
-            with open(args.json, "a") as fh:
-                fh.write(json.dumps(row) + "\n")
+        S.append_json(args.json, row)
         return 0
     finally:
         for p in procs:
