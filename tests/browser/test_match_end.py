@@ -101,7 +101,7 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     assert wait_analysis(page, f"{server.url}/match/{match_id}/analysis.json") == "done"
 
 
-def wait_analysis(page, url: str, timeout: float = 120) -> str:
+def wait_analysis(page, url: str, timeout: float = 300) -> str:   # a slow machine: minutes
     deadline = time.monotonic() + timeout
     status = None
     while time.monotonic() < deadline:

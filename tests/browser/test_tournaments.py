@@ -78,7 +78,7 @@ def test_it_runs_a_tournament_an_admin_created_while_the_page_follows_it(server,
         page.goto(server.url + "/tournaments/")
         page.get_by_role("link", name=tname).click()
         page.locator("[data-action=register]").click()
-        page.wait_for_selector("[data-action=withdraw]")
+        page.wait_for_selector("[data-action=withdraw]", timeout=60_000)   # the registration's round trip on a loaded machine
         assert name in page.locator("#entry-list").inner_text()
         players.append(page)
 
