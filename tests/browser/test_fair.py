@@ -17,17 +17,21 @@ t = services.create_table(bot_user("random"), "{game}", seats=["random"] * {seat
 print(Match.objects.get(table=t).pk)
 """
 
-# A player's seed in the first deal, then bots play the match out (a bot takes her seat at once, as
-# after a timeout), so that a finished match has a deal with a client seed to verify.
+# A player's seed in the first deal, then a bot plays the match out (a bot takes her seat at once, as
+# after a timeout), so that a finished match has a deal with a client seed to verify. Two seats of
+# Sixty-six keep the match short.
 SEEDED_MATCH = """
+from django.utils import timezone
 from accounts.models import User
 from games import loading, services
-from games.models import Match, Seat
+from games.models import Match, Seat, Table
 ala = User.objects.create_user("{name}", password="a-Secret-123")
-t = services.create_table(ala, "spades", seats=["me", "random", "random", "random"], start=True)
+t = services.create_table(ala, "sixtysix", seats=["me", "random"], start=True)
 pending = loading.load(t.pk).table.fair_pending
 services.seed(t.pk, ala, pending["commitment"], "{seed}")
 Seat.objects.filter(table=t, index=0).update(replaced_by_bot="random")
+# Due now: when her seat leads (the seeds pick the dealer), the table was due at her deadline.
+Table.objects.filter(pk=t.pk).update(due_at=timezone.now())
 loading.forget(t.pk)
 services.advance(t.pk)
 print(Match.objects.get(table=t).pk)
