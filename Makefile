@@ -24,7 +24,7 @@ demo: migrate
 # DEBUG is off unless asked for (`DEBUG=1 make run`): whitenoise serves the collected, hashed files.
 run: demo
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.serve --host $(HOST) --port $(PORT)
 
 test: install
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)

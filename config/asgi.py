@@ -1,4 +1,4 @@
-"""ASGI entry point for Daphne: the application, plus in embedded mode a Celery worker and beat
+"""ASGI entry point (uvicorn or Daphne): the application, plus in embedded mode a Celery worker and beat
 running as threads of this process (no broker or worker to install)."""
 import asyncio
 import gc

@@ -1,5 +1,6 @@
-"""A real embedded-mode site for end-to-end tests: one Daphne process with its Celery worker and
-beat as threads (config/embedded.py), the in-memory channel layer and a throw-away SQLite file."""
+"""A real embedded-mode site for end-to-end tests: the one server process `make run` starts
+(config/serve.py: uvicorn) with its Celery worker and beat as threads (config/embedded.py), the
+in-memory channel layer and a throw-away SQLite file."""
 from __future__ import annotations
 
 import os
@@ -25,13 +26,13 @@ def _wait_for_port(port: int, proc, timeout: float = 30) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError("daphne exited early")
+            raise RuntimeError("the server exited early")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("daphne did not start listening")
+    raise RuntimeError("the server did not start listening")
 
 
 @contextmanager
@@ -55,10 +56,9 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     port = _free_port()
-    log = open(work / "daphne.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "config.asgi:application"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+    log = open(work / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "config.serve", "--port", str(port), "--access-log"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
     def shell(code: str, extra_env: dict | None = None) -> str:
         out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
@@ -68,7 +68,7 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     try:
         _wait_for_port(port, proc)
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
-                              log=work / "daphne.log")
+                              log=work / "server.log")
     finally:
         proc.terminate()
         try:

@@ -1,0 +1,32 @@
+"""The embedded mode's server: ``python -m config.serve [--host H] [--port P]``, what `make run` and
+the browser tests start. One process (the in-memory channel layer and the Celery threads live in
+it), on uvicorn with uvloop and httptools as the Procfile's web processes: at 400 embedded tables
+it held p99 under 100 ms where Daphne did not (docs/SCALING.md, bench/matrix.py). Daphne serves
+the same application unchanged: ``daphne config.asgi:application``.
+"""
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000)
+    ap.add_argument("--access-log", action="store_true", help="log every request (off: it costs CPU)")
+    args = ap.parse_args(argv)
+    uvicorn.run(
+        "config.asgi:application", host=args.host, port=args.port,
+        loop="uvloop", http="httptools", ws="websockets-sansio", lifespan="off",
+        # No proxy in front: a client's X-Forwarded-For is not trusted, even from 127.0.0.1
+        # (uvicorn's default), or it could choose the address the per-address limits count.
+        proxy_headers=False, access_log=args.access_log,
+        # Open sockets must not hold a stop (or a test's server) for long.
+        timeout_graceful_shutdown=5,
+    )
+
+
+if __name__ == "__main__":
+    main()
