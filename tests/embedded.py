@@ -56,7 +56,8 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     port = _free_port()
-    log = open(work / "server.log", "w")
+    log_path = work / "server.log"
+    log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "config.serve", "--port", str(port), "--access-log"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -68,7 +69,7 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     try:
         _wait_for_port(port, proc)
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
-                              log=work / "server.log")
+                              log=log_path)
     finally:
         proc.terminate()
         try:
