@@ -27,6 +27,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from . import hub
+
 log = logging.getLogger(__name__)
 
 Message = tuple[str, dict]   # (group, payload)
@@ -83,9 +85,11 @@ def deliver(messages: list[Message]) -> None:
 
 async def send(layer, messages: list[Message]) -> None:
     """Send a commit's messages, in order: as one batch where the layer takes batches
-    (games/layers.py), else one by one."""
+    (games/layers.py), else one by one; a table's seat and spectator messages as one message to
+    the table's group (games/hub.py)."""
     if not messages:
         return
+    messages = hub.bundle(messages)
     try:
         batch = getattr(layer, "group_send_many", None)
         if batch is not None:

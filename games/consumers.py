@@ -1,14 +1,15 @@
 """Table and lobby sockets. Thin: authorise, parse, call games/services.py, relay what it sends
 (games/messages.py builds every message a socket receives).
 
-Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) or the spectators'
-(``table.<id>.spectators``), so it only ever receives its own seat's view.
+Each table socket takes its seat's messages (or the spectators') from the process's table hub
+(games/hub.py), so it only ever receives its own seat's view.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
@@ -25,6 +26,7 @@ from django.utils.translation import gettext as _
 from moderation import mutes, services as moderation
 
 from . import broadcast, limits, loading, messages, services, wire
+from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
 from .errors import ServiceError
@@ -105,7 +107,7 @@ class TableConsumer(ThinConsumer):
     so the tables of a process proceed in parallel instead of queueing on Channels' one sync
     thread; what a call commits is sent from this loop (games/broadcast.py)."""
 
-    group: str | None = None
+    group: str | None = None      # the seat's (or spectators') group it takes messages for, once joined
     seat: int | None = None
     # The table version this socket's last snapshot or update showed, and updates that came
     # ahead of a missing one (by version): see table_send.
@@ -117,6 +119,11 @@ class TableConsumer(ThinConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.held = {}
+        self.outbox: deque[dict] = deque()
+        self.pusher: asyncio.Task | None = None
+        # Held while a snapshot is read and sent, and while an update is passed on: the hub's
+        # messages do not come through Channels' one-at-a-time dispatch (see push).
+        self.view_lock = asyncio.Lock()
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -141,7 +148,7 @@ class TableConsumer(ThinConsumer):
         if self.user_group:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await TableHub.of(self.channel_layer).leave(self.table_id, self.seat, self)
             await self._count(self.seat, -1)
             if self.seat is not None:
                 await broadcast.send(self.channel_layer, await in_thread(self._left)())
@@ -159,10 +166,11 @@ class TableConsumer(ThinConsumer):
         group = messages.group_of(self.table_id, seat)
         if group == self.group:
             return
+        hub = TableHub.of(self.channel_layer)
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await hub.leave(self.table_id, self.seat, self)
             await self._count(self.seat, -1)
-        await self.channel_layer.group_add(group, self.channel_name)
+        await hub.join(self.table_id, seat, self)
         await self._count(seat, +1)
         self.group, self.seat = group, seat
 
@@ -179,6 +187,10 @@ class TableConsumer(ThinConsumer):
     async def _resync(self, kind="snapshot", events=None) -> None:
         """Join the right group, then send a full snapshot (joining first: nothing is missed).
         Without the database the socket is told so (``unavailable``), not closed."""
+        async with self.view_lock:
+            await self._resync_locked(kind, events)
+
+    async def _resync_locked(self, kind, events) -> None:
         try:
             msg, seat = await in_thread(self._snapshot)()
             if seat != self.seat or self.group is None:
@@ -295,7 +307,31 @@ class TableConsumer(ThinConsumer):
                 "seed": on_seed}
 
     # --- from the group -----------------------------------------------------------------------------
+    def push(self, event: dict) -> None:
+        """A message for this socket from the table hub (games/hub.py): passed on in the order
+        pushed, by one task at a time, so that a client slow to read holds up only itself."""
+        self.outbox.append(event)
+        if self.pusher is None:
+            self.pusher = asyncio.ensure_future(self._push_outbox())
+
+    async def _push_outbox(self) -> None:
+        try:
+            while self.outbox:
+                event = self.outbox.popleft()
+                try:
+                    await getattr(self, get_handler_name(event))(event)
+                except CLIENT_GONE:
+                    pass
+                except Exception:
+                    log.exception("table %s: a %s message could not be passed on", self.table_id, event.get("type"))
+        finally:
+            self.pusher = None
+
     async def table_send(self, event):
+        async with self.view_lock:
+            await self._table_send(event)
+
+    async def _table_send(self, event):
         """Pass a group message on; updates in version order. Each process publishes what it
         commits, so a quick change committed by one (a Celery worker's bot move) can reach Redis
         before the change committed just before it by another (a Daphne busy elsewhere): the

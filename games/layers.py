@@ -165,8 +165,9 @@ class _Resubscribed:
     never reaches it, and a socket notices a missing update only when a later one comes
     (games/consumers.py, ``table_send``): when none comes, as when everyone waits for the one that
     was lost, the table would look stalled until a clock ran out. redis-py reconnects the shard's
-    subscriber connection by itself and subscribes it again; right after, this sends each socket
-    in a table group a ``table.lost``, and each answers with a fresh snapshot. Read after the
+    subscriber connection by itself and subscribes it again; right after, this sends each member
+    of a table group a ``table.lost`` naming the group (the table hub, games/hub.py, passes it to
+    each of the table's sockets), and each socket answers with a fresh snapshot. Read after the
     subscriptions were renewed, the snapshot covers every change published before them; later
     ones arrive as updates (tests/scaled/test_faults.py, the Redis restart)."""
 
@@ -184,10 +185,11 @@ class _Resubscribed:
 
     async def reconnected(self, connection) -> None:
         layer = self.layer
-        prefix = layer._get_group_channel_name("table.")
-        lost = layer.channel_layer.serialize({"type": "table.lost"})
+        named = len(layer._get_group_channel_name(""))
         for group, members in list(layer.groups.items()):
-            if group.startswith(prefix) and layer._get_shard(group) is self.shard:
+            if group[named:].startswith("table.") and layer._get_shard(group) is self.shard:
+                # Which table: the table hub (games/hub.py) tells that table's sockets.
+                lost = layer.channel_layer.serialize({"type": "table.lost", "group": group[named:]})
                 for channel in members:
                     queue = layer.channels.get(channel)
                     if queue is not None:

@@ -1,8 +1,9 @@
 """Everything a client receives: the one answer to "what does a client receive".
 
-* **Groups.** Each table socket is in exactly one group: its seat's (``table.<id>.seat.<n>``) or
-  the spectators' (``table.<id>.spectators``); lobby sockets in ``lobby.<game>``, tournament pages
-  in ``tournament.<id>``.
+* **Groups.** Each table socket takes the messages of exactly one group: its seat's
+  (``table.<id>.seat.<n>``) or the spectators' (``table.<id>.spectators``); a commit's messages
+  to them travel as one message per table, which each process's table hub hands out by seat
+  (games/hub.py). Lobby sockets are in ``lobby.<game>``, tournament pages in ``tournament.<id>``.
 * **Table JSON** (``table_json``): seats, clocks, match scores, and the game's description from
   the engine (``rules``: teams, score columns, target) that the table client draws from.
 * **Per-seat messages** (``message``): ``snapshot``/``update`` with the view the engine builds for

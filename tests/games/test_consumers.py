@@ -200,12 +200,13 @@ async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_o
     from games import consumers
     monkeypatch.setattr(consumers, "GAP_SECONDS", 0.1)
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
+    from games import broadcast
     layer, v = get_channel_layer(), mover.version
     group = messages.seat_group(table.pk, mover.seat)
 
     async def publish(version):
         text = json.dumps({"type": "update", "version": version, "you": mover.seat})
-        await layer.group_send(group, {"type": "table.send", "version": version, "text": text})
+        await broadcast.send(layer, [(group, {"type": "table.send", "version": version, "text": text})])
 
     await publish(v + 2)
     assert await mover.comm.receive_nothing(timeout=0.05)      # held for the one before it

@@ -28,8 +28,9 @@ async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
         await layer.group_add("lobby.hearts", lobby)
         shard = layer._get_layer()._shards[0]
         await shard._pubsub.connection.disconnect()      # as when Redis restarts; redis-py reconnects
-        assert await asyncio.wait_for(layer.receive(seat), 10) == {"type": "table.lost"}
-        assert await asyncio.wait_for(layer.receive(watcher), 10) == {"type": "table.lost"}
+        lost = {"type": "table.lost", "group": "table.5.seat.1"}
+        assert await asyncio.wait_for(layer.receive(seat), 10) == lost
+        assert await asyncio.wait_for(layer.receive(watcher), 10) == dict(lost, group="table.5.spectators")
         # Subscribed again: what is published now arrives; the lobby socket was told nothing.
         await layer.group_send_many([("table.5.seat.1", {"type": "m", "n": 1}), ("lobby.hearts", {"type": "m", "n": 2})])
         assert await asyncio.wait_for(layer.receive(seat), 10) == {"type": "m", "n": 1}

@@ -36,16 +36,6 @@ async def test_it_refuses_invalid_names():
         await layer.group_send("not a valid group!", {"type": "x"})
 
 
-async def test_broadcast_keeps_each_groups_order_within_a_commit():
-    from games import broadcast
-    layer = EmbeddedChannelLayer()
-    ch = await layer.new_channel()
-    await layer.group_add("table.1.seat.0", ch)
-    await broadcast.send(layer, [("table.1.seat.0", {"type": "m", "n": i}) for i in range(5)]
-                         + [("table.1.spectators", {"type": "m", "n": 9})])
-    assert [(await layer.receive(ch))["n"] for _ in range(5)] == [0, 1, 2, 3, 4]
-
-
 def _redis_answers() -> bool:
     import socket
     with socket.socket() as s:

@@ -1,0 +1,150 @@
+"""A process's table sockets take a move's messages from one subscription per table.
+
+A committed move used to be one layer message per listening seat group (``table.<id>.seat.<n>``,
+``table.<id>.spectators``): one Redis PUBLISH each, one subscription each per process, and, for
+each socket, a message deserialised, queued, awaited by its own receive task and dispatched by
+Channels (``await_many_dispatch``: an ``asyncio.wait`` per message). At a few hundred moves a
+second that per-socket machinery, not the game, was most of a web process's CPU
+(docs/SCALING.md). Now:
+
+* ``bundle`` (called by games/broadcast.py on every send) folds a commit's messages for one
+  table's groups into one message to the table's group ``table.<id>``: each seat's payload under
+  its seat (None: the spectators'), as games/messages.py built them;
+* ``TableHub``, one per process (per event loop), is that group's only member: it receives the
+  table's message once, deserialised once, and hands each local socket the payload of its own
+  seat (``TableConsumer.push``). A socket still receives only its seat's text.
+
+A socket's updates stay in order and a lost one is still noticed (``TableConsumer.table_send``);
+after Redis comes back (games/layers.py ``_Resubscribed``) the hub tells each socket of the
+table to resync.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+EACH = "table.each"      # a bundle: {"type", "table", "to": [[seat, payload], ...]}
+
+
+class Socket(Protocol):
+    def push(self, event: dict) -> None: ...
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def _seat_of_group(group: str) -> tuple[int, int | None] | None:
+    """(table id, seat) of a seat's or the spectators' group name (games/messages.py), else None."""
+    parts = group.split(".")
+    if parts[0] != "table" or not parts[1:2] or not parts[1].isdigit():
+        return None
+    if len(parts) == 4 and parts[2] == "seat" and parts[3].isdigit():
+        return int(parts[1]), int(parts[3])
+    if len(parts) == 3 and parts[2] == "spectators":
+        return int(parts[1]), None
+    return None
+
+
+def bundle(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """One message per table for a commit's messages to its seat and spectator groups, in the
+    place of the table's first; every other message as it was."""
+    out: list[tuple[str, dict]] = []
+    bundles: dict[int, dict] = {}
+    for group, payload in messages:
+        where = _seat_of_group(group)
+        if where is None:
+            out.append((group, payload))
+            continue
+        table_id, seat = where
+        found = bundles.get(table_id)
+        if found is None:
+            found = bundles[table_id] = {"type": EACH, "table": table_id, "to": []}
+            out.append((table_group(table_id), found))
+        found["to"].append([seat, payload])
+    return out
+
+
+class TableHub:
+    """This process's member of every table group that has a socket here."""
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.tables: dict[int, dict[int | None, set[Socket]]] = {}
+        self.channel: str | None = None
+        self._opening: asyncio.Future | None = None
+
+    _hubs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, TableHub]]" = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def of(cls, layer) -> "TableHub":
+        """The hub of this event loop and layer (a loop's layer connections are its own)."""
+        per_layer = cls._hubs.setdefault(asyncio.get_running_loop(), {})
+        hub = per_layer.get(id(layer))
+        if hub is None or hub.layer is not layer:
+            hub = per_layer[id(layer)] = cls(layer)
+        return hub
+
+    async def join(self, table_id: int, seat: int | None, socket: Socket) -> None:
+        """Deliver the table's messages for ``seat`` to ``socket`` from now on: subscribed when
+        this returns, so a snapshot read after it misses nothing."""
+        await self._open()
+        seats = self.tables.setdefault(table_id, {})
+        seats.setdefault(seat, set()).add(socket)
+        # Every time, not only for the table's first socket here: a join racing the first one's
+        # subscription (or the last one's unsubscription) returns only once subscribed.
+        await self.layer.group_add(table_group(table_id), self.channel)
+
+    async def leave(self, table_id: int, seat: int | None, socket: Socket) -> None:
+        seats = self.tables.get(table_id)
+        if seats is None:
+            return
+        sockets = seats.get(seat)
+        if sockets is not None:
+            sockets.discard(socket)
+            if not sockets:
+                del seats[seat]
+        if not seats:
+            del self.tables[table_id]
+            await self.layer.group_discard(table_group(table_id), self.channel)
+
+    async def _open(self) -> None:
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._opening)
+
+    async def _start(self) -> None:
+        self.channel = await self.layer.new_channel()
+        # Lives as long as the loop: the hub's channel is gone once its receive is cancelled.
+        asyncio.ensure_future(self._read(self.channel))
+
+    async def _read(self, channel: str) -> None:
+        while True:
+            message = await self.layer.receive(channel)
+            try:
+                self.deliver(message)
+            except Exception:       # one bad message must not stop every table of the process
+                log.exception("a table message could not be delivered: %r", message.get("type"))
+
+    def deliver(self, message: dict) -> None:
+        kind = message.get("type")
+        if kind == EACH:
+            seats = self.tables.get(message["table"])
+            if not seats:
+                return
+            for seat, payload in message["to"]:
+                for socket in list(seats.get(seat, ())):
+                    socket.push(payload)
+        elif kind == "table.lost":
+            # The layer's subscriptions were renewed (games/layers.py): every socket of the table.
+            where = message.get("group", "").split(".")
+            if len(where) == 2 and where[1].isdigit():
+                for sockets in list(self.tables.get(int(where[1]), {}).values()):
+                    for socket in list(sockets):
+                        socket.push({"type": "table.lost"})
+        else:
+            log.warning("the table hub got a %r message", kind)
