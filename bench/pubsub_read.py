@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
+import sys
 import time
 
 import redis.asyncio as aioredis
 
-from games.layers import _as_is
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("SECRET_KEY", "bench-only-not-secret-" + "x" * 40)
+
+from games.layers import _as_is  # noqa: E402
 
 
 async def read_cost(messages: int, size: int, quiet: bool) -> float:

@@ -82,3 +82,24 @@ def test_what_the_scaled_layer_and_the_worker_lean_on_after_a_broker_or_redis_re
     assert "self.channels" in source and "self.groups" in source
     assert callable(AbstractConnection.register_connect_callback)
     assert callable(Consumer.on_connection_error_after_connected)
+
+
+def test_redis_py_still_installs_a_pubsub_push_handler_as_the_scaled_layer_sets_it():
+    """games/layers.py _skip_push_logging (bench/pubsub_read.py)."""
+    import redis.asyncio as aioredis
+    from redis._parsers.hiredis import _AsyncHiredisParser
+    pubsub = aioredis.Redis().pubsub()
+    assert hasattr(pubsub, "push_handler_func") and pubsub.connection is None
+    assert "push_handler_func" in inspect.signature(aioredis.client.PubSub.__init__).parameters
+    assert callable(getattr(_AsyncHiredisParser, "set_pubsub_push_handler", None))
+
+
+def test_channels_session_wrapper_still_keeps_the_servers_send_as_the_sockets_reach_it():
+    """games/consumers.py ThinConsumer.send (bench/frame_send.py)."""
+    from channels.sessions import InstanceSessionWrapper
+
+    async def server_send(message):
+        pass
+
+    wrapper = InstanceSessionWrapper({"cookies": {}}, server_send)
+    assert wrapper.real_send is server_send
