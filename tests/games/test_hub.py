@@ -1,14 +1,13 @@
 """The table hub (games/hub.py): one layer message per table per commit, and each socket of the
 process gets its own seat's payloads from it, in order; nobody else's."""
 import asyncio
-import socket
 
 import pytest
 
 from games import broadcast
 from games.hub import TableHub, bundle
 from games.layers import EmbeddedChannelLayer, ScaledChannelLayer
-from tests.services import require
+from tests.services import require_redis
 
 pytestmark = pytest.mark.asyncio
 
@@ -69,15 +68,9 @@ async def test_each_socket_gets_its_own_seats_payloads_in_order_and_nobody_elses
     assert set(hub.tables) == {2}
 
 
-def _redis_answers() -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", 6379)) == 0
-
-
 async def test_two_processes_take_a_move_from_one_redis_message_and_resync_after_redis_reconnects():
     import redis.asyncio as aioredis
-    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    require_redis()
     # Two layers with one prefix: two processes' worth of subscriptions on one Redis.
     first = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-hub")
     second = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-hub")

@@ -2,24 +2,17 @@
 every table socket, and a publish through a connection that went stale is made again
 (games/layers.py; tests/scaled/test_faults.py restarts a real Redis under running servers)."""
 import asyncio
-import socket
 
 import pytest
 
-from tests.services import require
+from tests.services import require_redis
 
 pytestmark = pytest.mark.asyncio
 
 
-def _redis_answers() -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", 6379)) == 0
-
-
 async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
     from games.layers import ScaledChannelLayer
-    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-renewed")
     try:
         seat, watcher, lobby = await layer.new_channel(), await layer.new_channel(), await layer.new_channel()
@@ -43,7 +36,7 @@ async def test_a_publish_through_a_connection_redis_dropped_is_made_again():
     import redis.asyncio as aioredis
 
     from games.layers import ScaledChannelLayer
-    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-stale")
     other = aioredis.Redis(host="127.0.0.1", port=6379, db=8)
     try:

@@ -36,17 +36,10 @@ async def test_it_refuses_invalid_names():
         await layer.group_send("not a valid group!", {"type": "x"})
 
 
-def _redis_answers() -> bool:
-    import socket
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", 6379)) == 0
-
-
 async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
-    from tests.services import require
+    from tests.services import require_redis
     from games.layers import ScaledChannelLayer
-    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-batch")
     try:
         seat, watcher = await layer.new_channel(), await layer.new_channel()
@@ -65,9 +58,9 @@ async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_o
     """A burst of commits larger than the connection pool: none fails, and the process's
     publishes reach Redis in the order they were committed."""
     import asyncio
-    from tests.services import require
+    from tests.services import require_redis
     from games.layers import ScaledChannelLayer
-    require(_redis_answers(), "Redis must answer on 127.0.0.1:6379 (.ci/run starts it)")
+    require_redis()
     layer = ScaledChannelLayer(hosts=[{"address": "redis://127.0.0.1:6379/8", "max_connections": 2}],
                                prefix="test-burst")
     try:
