@@ -38,6 +38,12 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+def _table_of(group: str) -> int | None:
+    """The table id of a ``table_group`` name, else None."""
+    prefix, _, rest = group.partition(".")
+    return int(rest) if prefix == "table" and rest.isdigit() else None
+
+
 def _seat_of_group(group: str) -> tuple[int, int | None] | None:
     """(table id, seat) of a seat's or the spectators' group name (games/messages.py), else None."""
     parts = group.split(".")
@@ -141,10 +147,8 @@ class TableHub:
                     socket.push(payload)
         elif kind == "table.lost":
             # The layer's subscriptions were renewed (games/layers.py): every socket of the table.
-            where = message.get("group", "").split(".")
-            if len(where) == 2 and where[1].isdigit():
-                for sockets in list(self.tables.get(int(where[1]), {}).values()):
-                    for socket in list(sockets):
-                        socket.push({"type": "table.lost"})
+            for sockets in list(self.tables.get(_table_of(message.get("group", "")), {}).values()):
+                for socket in list(sockets):
+                    socket.push({"type": "table.lost"})
         else:
             log.warning("the table hub got a %r message", kind)
