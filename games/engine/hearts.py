@@ -358,7 +358,16 @@ class HeartsState(State):
         return m
 
     def completed_tricks(self) -> list[dict]:
-        """The finished tricks of this deal, rebuilt from the log (kept off the hot path)."""
+        """The finished tricks of this deal, rebuilt from the log (kept off the hot path, the
+        moves), once per move for every view of it: the log only grows, so its length names it."""
+        memo = self.__dict__.get("_tricks_memo")
+        if memo is not None and memo[0] == len(self.log):
+            return memo[1]
+        tricks = self._rebuild_tricks()
+        self._tricks_memo = (len(self.log), tricks)
+        return tricks
+
+    def _rebuild_tricks(self) -> list[dict]:
         tricks, cards, leader = [], [], None
         for seat, move in self.log:
             if move >= 52:

@@ -209,3 +209,26 @@ def test_it_replays_its_own_record_through_apply(deal):
     for action in record["actions"]:
         again.apply(action)
     assert again.record() == record
+
+
+@settings(max_examples=30, deadline=None)
+@given(deals, st.integers(0, 2**32))
+def test_its_tricks_kept_for_the_views_of_a_move_match_the_log_of_every_state_and_clone(deal, branch_seed):
+    """Every view of a move shares one list of finished tricks (computed once per move): it must
+    always be the one the state's own log rebuilds, for clones that go their own way too."""
+    rng = random.Random(branch_seed)
+    clones = []
+
+    def check(state):
+        assert state.view(None)["tricks"] == state._rebuild_tricks()
+        if rng.random() < 0.2 and not state.is_over():
+            clone = state.clone()
+            clone.apply_move(clone.random_move(rng))        # maybe another move than the original's
+            clones.append(clone)
+
+    playout(*deal, check=check)
+    for clone in clones:
+        assert clone.view(0)["tricks"] == clone._rebuild_tricks()
+        if not clone.is_over():
+            clone.apply_move(clone.random_move(rng))
+            assert clone.view(1)["tricks"] == clone._rebuild_tricks()
