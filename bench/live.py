@@ -302,8 +302,10 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
 
     wall = w1 - w0
     cpu = {k: 100.0 * v / wall for k, v in S.cpu_delta(cpu0, cpu1).items()}
+    to_epoch = time.time() - now()
     return {"stats": stats, "cpu": cpu, "sockets": len(socks), "connect_s": t_conn,
-            "stale": sum(t.stale for t in tables)}
+            "stale": sum(t.stale for t in tables),
+            "window_epoch": (stats.window[0] + to_epoch, stats.window[1] + to_epoch)}
 
 
 # --- reporting ----------------------------------------------------------------------------------
@@ -331,7 +333,16 @@ def report(args, res: dict) -> dict:
         "incidents": st.incidents,
         "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
     }
+    if args.stages:
+        from games import stages
+        found = stages.read(args.stages, *res["window_epoch"])
+        row["stages"] = {name: {"p50": pct_ms(v, 50), "p90": pct_ms(v, 90), "p99": pct_ms(v, 99)}
+                         for name, v in found.items()}
     return row
+
+
+def pct_ms(samples_ms: list[float], q: float) -> float:
+    return pct(samples_ms, q) / 1000.0
 
 
 def print_rows(rows: list[dict]) -> None:
@@ -358,6 +369,9 @@ def print_rows(rows: list[dict]) -> None:
               f" p99 {spread}; {r['scripted_moves']} scripted moves measured")
         print(f"  load generator's own loop lag p50 {r['loadgen_lag_p50']:.1f} ms, p99 {r['loadgen_lag_p99']:.1f} ms"
               " (part of every latency above)")
+        if r.get("stages"):
+            print("  a move inside the web processes, ms (p50 / p90 / p99; games/stages.py): " + "; ".join(
+                f"{name} {v['p50']:.2f} / {v['p90']:.2f} / {v['p99']:.2f}" for name, v in r["stages"].items()))
 
 
 # --- orchestration ------------------------------------------------------------------------------
@@ -397,6 +411,9 @@ def main() -> int:
     ap.add_argument("--py-spy", dest="pyspy", type=float, default=0,
                     help="record py-spy profiles of each server for this many seconds of the window "
                          "(a profiling aid, not a dependency: `.venv/bin/pip install py-spy` first)")
+    ap.add_argument("--stages", action="store_true",
+                    help="time each hop of a move inside the web processes (games/stages.py): queued for a "
+                         "pool thread, the service call's wall and CPU time, back to the loop, the publish")
     args = ap.parse_args()
     args.bot_delay_ms = int(1000 / args.rate) if args.bots else 0
 
@@ -413,6 +430,9 @@ def main() -> int:
             S.reset_postgres()
             S.reset_redis()
         echo = args.app == "echo"
+        if args.stages:
+            args.stages = str(workdir / "stages")
+            env["STAGES_FILE"] = args.stages
         if echo:
             if args.bots:
                 raise SystemExit("--bots needs the site (--app site)")

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, services, wire
+from . import broadcast, limits, loading, messages, services, stages, wire
 from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
@@ -242,8 +242,13 @@ class TableConsumer(ThinConsumer):
             await self._moderate(data)
             return
         started = time.monotonic()
-        sent, error = await _handle_in_thread(self, data)
+        timing = stages.Move() if stages.ENABLED else None
+        sent, error = await _handle_in_thread(self, data, timing)
+        if timing is not None:
+            timing.back_on_loop()
         await broadcast.send(self.channel_layer, sent)
+        if timing is not None:
+            stages.record(timing)
         took = time.monotonic() - started
         if took > SLOW_SECONDS:
             log.warning("table %s: a %s message took %.1f s to apply and send (%d messages)",
@@ -253,9 +258,15 @@ class TableConsumer(ThinConsumer):
             if error["code"] == "stale":
                 await self._resync()
 
-    def _handle(self, data) -> tuple[list, dict | None]:
+    def _handle(self, data, timing: stages.Move | None = None) -> tuple[list, dict | None]:
         """Run one client message through the services on a worker thread: the messages its
         commit produced, and the error to answer with (None when it was applied)."""
+        if timing is None:
+            return self._apply(data)
+        with timing.in_thread():
+            return self._apply(data)
+
+    def _apply(self, data) -> tuple[list, dict | None]:
         with translation.override(self.language), broadcast.collecting() as sent:
             try:
                 if data is None:

@@ -1,0 +1,27 @@
+"""games/stages.py: the opt-in hop timings bench/live.py --stages reads back."""
+import time
+
+from games import stages
+
+
+def test_it_is_off_unless_the_bench_asks_for_it():
+    assert stages.ENABLED is False      # the test settings set no STAGES_FILE: nothing is written
+
+
+def test_a_recorded_move_is_read_back_by_its_arrival_within_the_window_only(tmp_path, monkeypatch):
+    prefix = str(tmp_path / "stages")
+    monkeypatch.setattr(stages, "_PATH", prefix)
+    monkeypatch.setattr(stages, "_flushed_at", 0.0)
+    monkeypatch.setattr(stages, "_lines", [])
+    move = stages.Move()
+    with move.in_thread():
+        sum(range(20000))           # some CPU on "the pool thread"
+        time.sleep(0.01)            # and some waiting
+    move.back_on_loop()
+    stages.record(move)
+
+    found = stages.read(prefix, move.arrived_epoch - 1, move.arrived_epoch + 1)
+    assert {name: len(v) for name, v in found.items()} == {name: 1 for name in stages.STAGES}
+    assert found["thread"][0] >= 10 > found["cpu"][0] > 0       # the wait is wall time, not CPU
+    assert all(v[0] >= 0 for v in found.values())
+    assert stages.read(prefix, move.arrived_epoch + 1, move.arrived_epoch + 2)["thread"] == []
