@@ -27,7 +27,8 @@ run: demo
 	$(BIN)/python -m config.serve --host $(HOST) --port $(PORT)
 
 test: install
-	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	@# chromium for the browser tests, nginx for deploy/nginx.conf's (tests/scaled/test_proxy.py)
+	@test -x /usr/bin/chromium -a -x /usr/sbin/nginx || (apt-get update && apt-get install -y chromium nginx)
 	test -d node_modules/axe-core || npm ci --no-audit --no-fund
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest

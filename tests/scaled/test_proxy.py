@@ -1,0 +1,111 @@
+"""deploy/nginx.conf under a real nginx: a table's sockets reach one web process, everything else
+is spread, WebSocket upgrades pass, and the client's address replaces X-Forwarded-For."""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import shutil
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.embedded import ROOT, _free_port, _wait_for_port
+from tests.services import require
+
+CONF = ROOT / "deploy" / "nginx.conf"
+
+
+class _Backend(BaseHTTPRequestHandler):
+    """A stand-in web process: answers with its name and the headers the proxy sent it."""
+
+    def do_GET(self):
+        body = json.dumps({"backend": self.server.name, "headers": dict(self.headers)}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def _backend(name: str) -> ThreadingHTTPServer:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Backend)
+    server.name = name
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def proxy(tmp_path: Path):
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    require(nginx is not None, "nginx (Debian's nginx-light; `make test` installs it)")
+    backends = [_backend("web1"), _backend("web2")]
+    port = _free_port()
+    conf = CONF.read_text()
+    # This file's two upstream servers and its port, pointed at the stand-ins.
+    upstreams = iter(f"server 127.0.0.1:{b.server_address[1]};" for b in backends)
+    conf = re.sub(r"server 127\.0\.0\.1:\d+;", lambda _m: next(upstreams), conf)
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    (tmp_path / "site.conf").write_text(conf)
+    (tmp_path / "nginx.conf").write_text(f"""
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log;
+events {{}}
+http {{
+    access_log off;
+    client_body_temp_path {tmp_path}/body;
+    proxy_temp_path {tmp_path}/proxy;
+    fastcgi_temp_path {tmp_path}/fastcgi;
+    uwsgi_temp_path {tmp_path}/uwsgi;
+    scgi_temp_path {tmp_path}/scgi;
+    include {tmp_path}/site.conf;
+}}
+""")
+    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+                             "-g", "daemon off;"], stderr=subprocess.PIPE)
+    try:
+        _wait_for_port(port, proc, timeout=10)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        for b in backends:
+            b.shutdown()
+            b.server_close()
+
+
+def _get(port: int, path: str, headers: dict | None = None) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        assert response.status == 200
+        return json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def test_every_socket_of_a_table_reaches_the_same_web_process_and_tables_spread(proxy):
+    first = {t: _get(proxy, f"/ws/table/{t}/")["backend"] for t in range(1, 41)}
+    again = {t: _get(proxy, f"/ws/table/{t}/?invite=x")["backend"] for t in range(1, 41)}
+    assert again == first
+    assert set(first.values()) == {"web1", "web2"}
+
+
+def test_pages_lobbies_and_the_bot_api_are_spread_over_the_processes(proxy):
+    for path in ("/", "/ws/lobby/hearts/", "/ws/bot/"):
+        assert {_get(proxy, path)["backend"] for _ in range(40)} == {"web1", "web2"}
+
+
+def test_a_websocket_upgrade_passes_and_the_client_address_replaces_x_forwarded_for(proxy):
+    seen = _get(proxy, "/ws/table/7/", {"Upgrade": "websocket", "Connection": "Upgrade",
+                                        "X-Forwarded-For": "203.0.113.9"})["headers"]
+    assert seen["Upgrade"] == "websocket"
+    assert seen["Connection"] == "upgrade"
+    assert seen["X-Forwarded-For"] == "127.0.0.1"      # not "203.0.113.9, 127.0.0.1": no spoofing
