@@ -219,8 +219,12 @@ GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # ho
 # A player whose last socket closed mid-match may come back within this many seconds; after it his
 # opponent may claim the win (2 players) or a bot takes his seat (4 players). games/clocks.py
 GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
-# Threads per web process for socket work off the event loop (games/consumers.py).
-GAMES_DB_THREADS = env.int("DB_THREADS", default=4 if DATABASE_URL else 1)
+# Threads per web process for socket work off the event loop (games/consumers.py). On PostgreSQL
+# a move's call spends most of its time waiting (its round trips, the GIL: 1 ms of CPU in 6-8 ms at
+# 600 tables), so moves queued for 4 threads: 8 cut the p99 at 600 scaled tables from 510-954 ms
+# to 148-294 ms, three interleaved rounds (bench/live.py --stages, docs/SCALING.md). Each thread
+# keeps a database connection.
+GAMES_DB_THREADS = env.int("DB_THREADS", default=8 if DATABASE_URL else 1)
 # Per game, a public table of bots playing (to watch) and one waiting for a player (games/showcase.py).
 SHOWCASE = env.bool("SHOWCASE", default=True)
 # Arena tournaments: how long free players wait for others before the arena settles for less: house
