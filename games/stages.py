@@ -16,6 +16,7 @@ the epoch second the frame arrived, then the five figures in milliseconds.
 """
 from __future__ import annotations
 
+import glob
 import os
 import time
 from contextlib import contextmanager
@@ -73,8 +74,6 @@ STAGES = ("queued", "thread", "cpu", "back", "publish")
 
 def read(path_prefix: str, start_epoch: float, end_epoch: float) -> dict[str, list[float]]:
     """Every process's figures (ms) for moves that arrived within the window, by stage."""
-    import glob
-
     out: dict[str, list[float]] = {name: [] for name in STAGES}
     for path in glob.glob(f"{path_prefix}.*"):
         with open(path) as fh:

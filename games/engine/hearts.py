@@ -76,6 +76,7 @@ def trick_winner(leader: int, trick: list[int]) -> int:
 
 class HeartsState(State):
     SEAT_KEYS = ("hand", "legal", "passed", "received")
+    _tricks_memo: tuple[int, list[dict]] | None = None      # (log length, its finished tricks)
     def __init__(self, setup: DealSetup):
         super().__init__(setup)
         self.jack_counts = setup.variant == "jack_of_diamonds"
@@ -360,7 +361,7 @@ class HeartsState(State):
     def completed_tricks(self) -> list[dict]:
         """The finished tricks of this deal, rebuilt from the log (kept off the hot path, the
         moves), once per move for every view of it: the log only grows, so its length names it."""
-        memo = self.__dict__.get("_tricks_memo")
+        memo = self._tricks_memo
         if memo is not None and memo[0] == len(self.log):
             return memo[1]
         tricks = self._rebuild_tricks()
