@@ -72,8 +72,13 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     late = forfeits(entries["late"].pk, came_back[0])
     assert late and late[-1] and not any(late[:-1])
     assert len(late_games) > len(late)          # and paired again after coming back
+    # His last match: lost on time, it ran past the close. Only a random bot's early false claim
+    # (a win for him, not on time) ends it sooner, and then the close may come before a new pairing.
     last = late_games[-1]
-    assert last.table.match.finished_at > t.ends_at, "a match running at the close finished after it"
+    lost_on_time = last.result["timed_out"] == [last.players.index(entries["late"].pk)]
+    assert lost_on_time or last.result["timed_out"] == []
+    if lost_on_time:
+        assert last.table.match.finished_at > t.ends_at, "a match running at the close finished after it"
 
     # A bot met the opponent of his previous match again only when no other bot was free then.
     bot_ids = {e.pk for e in entries.values() if e.user.is_bot}
@@ -98,7 +103,8 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     opponent = next(p for p in last.players if p != entries["late"].pk)
     row = next(r for r in board if r["entry"] == opponent)
     assert row["games"] == sum(1 for g in games if opponent in g.players)
-    assert sum(row["sheet"]) == row["points"] and row["sheet"][-1] in (2, 4)   # won on time, counted
+    assert sum(row["sheet"]) == row["points"]
+    assert not lost_on_time or row["sheet"][-1] in (2, 4)       # won on time after the close, counted
     for r in board:                           # each streak bonus follows two wins
         for k, x in enumerate(r["sheet"]):
             assert x != 4 or (k >= 2 and r["sheet"][k - 1] in (2, 4) and r["sheet"][k - 2] in (2, 4))
