@@ -12,8 +12,9 @@ The script starts its own servers and stops them when it is done (everything on 
     REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 4 as in the Procfile, with beat).
 It migrates, creates the users and tables through Django (bench/_setup.py), and gives each player a
 session (the ``sessionid`` cookie a login would set). Each seat is a ``websockets`` client; in scaled
-mode seat i of table t connects to web process (t + i) % 2, so every move crosses processes
-(``--sticky``: all of table t's seats to process t % 2, as a proxy routing by table id would). The owners
+mode seat i of table t connects to web process (t + i) % W, so every move crosses processes
+(``--sticky``: all of table t's seats to process t % W, as a proxy routing by table id would); W is
+``--web``, 2 unless asked. The owners
 start their matches over the socket; after the warm-up, each table makes about ``--rate`` moves per
 second: when a seat's own view lists legal actions, it sends one of them (hearts pass: 3 cards of
 its hand), waits for the resulting update, and the table's next move follows at the next tick.
@@ -321,6 +322,7 @@ def report(args, res: dict) -> dict:
     row = {
         "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
         "app": args.app, "server": args.server, "rate": args.rate, "sticky": args.sticky,
+        "web": 1 if args.mode == "embedded" else args.web,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
         "moves_s": st.actions_in_window / args.seconds,
         "scripted_moves": len(st.lat),
@@ -398,6 +400,8 @@ def main() -> int:
                     help="the ASGI server of the web processes (uvicorn: uvloop + httptools)")
     ap.add_argument("--app", choices=("site", "echo"), default="site",
                     help="echo: the bare floor, a Channels echo with no game or database (bench/echo_asgi.py)")
+    ap.add_argument("--web", type=int, default=2,
+                    help="scaled: the number of web processes (the Procfile runs two, one per core)")
     ap.add_argument("--sticky", action="store_true",
                     help="scaled: all sockets of a table on one web process (a proxy routing "
                          "/ws/table/<id>/ by id, docs/SCALING.md), instead of every seat on another")
@@ -447,7 +451,7 @@ def main() -> int:
                 [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
             print(f"  migrated and set up {len(specs)} tables", flush=True)
 
-        n_web = 1 if args.mode == "embedded" else 2
+        n_web = 1 if args.mode == "embedded" else args.web
         ports = [S.free_port() for _ in range(n_web)]
         daphnes = [S.web_server(args.server, p, env, workdir / f"web-{p}.log", S.ECHO_APP if echo else S.SITE_APP)
                    for p in ports]

@@ -32,13 +32,13 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "py
 
 def configs(args) -> list[dict]:
     out = []
-    for checkout, mode, app, server, tables, sticky in itertools.product(
+    for checkout, mode, app, server, tables, sticky, web in itertools.product(
             args.checkouts.split(","), args.modes.split(","), args.apps.split(","), args.servers.split(","),
-            [int(t) for t in args.tables.split(",")], args.sticky.split(",")):
-        if sticky == "yes" and mode != "scaled":
+            [int(t) for t in args.tables.split(",")], args.sticky.split(","), [int(w) for w in args.web.split(",")]):
+        if mode != "scaled" and (sticky == "yes" or web != 2):
             continue
         out.append({"checkout": checkout, "mode": mode, "app": app, "server": server, "tables": tables,
-                    "sticky": sticky == "yes"})
+                    "sticky": sticky == "yes", "web": web})
     return out
 
 
@@ -52,6 +52,8 @@ def run(cfg: dict, args) -> None:
                "--warmup", str(args.warmup), "--rate", str(args.rate), "--json", row_file.name]
         if cfg["sticky"]:
             cmd.append("--sticky")
+        if cfg["mode"] == "scaled":
+            cmd += ["--web", str(cfg["web"])]
         print(f"$ ({cfg['checkout']})", " ".join(cmd[1:]), flush=True)
         done = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = done.stdout.strip().splitlines()
@@ -62,7 +64,9 @@ def run(cfg: dict, args) -> None:
 
 
 def key(row: dict) -> tuple:
-    return (row["mode"] + ("/sticky" if row.get("sticky") else ""), row.get("app", "site"),
+    web = row.get("web", 2)
+    return (row["mode"] + ("/sticky" if row.get("sticky") else "") + (f"/{web}web" if web != 2 else ""),
+            row.get("app", "site"),
             row.get("server", "daphne"), row["tables"], row.get("rate", 1.0), row.get("checkout", "."))
 
 
@@ -71,7 +75,7 @@ def summary(path: str) -> None:
     for line in open(path):
         row = json.loads(line)
         groups.setdefault(key(row), []).append(row)
-    print(f"\n{'checkout':<12}{'mode':<14}{'app':<6}{'server':<9}{'tables':>7}{'runs':>5}{'moves/s':>9}{'p50':>8}"
+    print(f"\n{'checkout':<12}{'mode':<20}{'app':<6}{'server':<9}{'tables':>7}{'runs':>5}{'moves/s':>9}{'p50':>8}"
           f"{'p95':>8}{'p99':>8}  p99 of each run          web CPU % (median, each process)")
     for k in sorted(groups):
         rows = groups[k]
@@ -79,7 +83,7 @@ def summary(path: str) -> None:
         webs = sorted(n for n in rows[0]["cpu"] if n.startswith(("web", "daphne")))
         cpu = ", ".join(f"{statistics.median(r['cpu'].get(n, 0) for r in rows):.0f}" for n in webs)
         each = " ".join(f"{r['p99']:.0f}" for r in rows)
-        print(f"{k[5][-12:]:<12}{k[0]:<14}{k[1]:<6}{k[2]:<9}{k[3]:>7}{len(rows):>5}{med('moves_s'):>9.0f}{med('p50'):>8.1f}"
+        print(f"{k[5][-12:]:<12}{k[0]:<20}{k[1]:<6}{k[2]:<9}{k[3]:>7}{len(rows):>5}{med('moves_s'):>9.0f}{med('p50'):>8.1f}"
               f"{med('p95'):>8.1f}{med('p99'):>8.1f}  {each:<24} {cpu}")
 
 
@@ -95,6 +99,7 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=5)
     ap.add_argument("--rate", type=float, default=1.0)
     ap.add_argument("--sticky", default="no", help="no, yes or no,yes: live.py --sticky")
+    ap.add_argument("--web", default="2", help="scaled: web processes, e.g. 2,3,4: live.py --web")
     ap.add_argument("--seed", type=int, default=0, help="the order of each round")
     ap.add_argument("--out", default="/tmp/bench_matrix.jsonl")
     ap.add_argument("--summary", action="store_true", help="only summarise --out")
