@@ -64,7 +64,7 @@ def run(cfg: dict, args) -> None:
 
 
 def key(row: dict) -> tuple:
-    web = row.get("web", 2)
+    web = row.get("web", 2) if row["mode"].startswith("scaled") else 2
     return (row["mode"] + ("/sticky" if row.get("sticky") else "") + (f"/{web}web" if web != 2 else ""),
             row.get("app", "site"),
             row.get("server", "daphne"), row["tables"], row.get("rate", 1.0), row.get("checkout", "."))
