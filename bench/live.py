@@ -322,7 +322,7 @@ def report(args, res: dict) -> dict:
     row = {
         "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
         "app": args.app, "server": args.server, "rate": args.rate, "sticky": args.sticky,
-        "web": 1 if args.mode == "embedded" else args.web,
+        "web": args.web,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
         "moves_s": st.actions_in_window / args.seconds,
         "scripted_moves": len(st.lat),
@@ -419,6 +419,8 @@ def main() -> int:
                     help="time each hop of a move inside the web processes (games/stages.py): queued for a "
                          "pool thread, the service call's wall and CPU time, back to the loop, the publish")
     args = ap.parse_args()
+    if args.mode == "embedded":
+        args.web = 1        # embedded mode is one process
     args.bot_delay_ms = int(1000 / args.rate) if args.bots else 0
 
     workdir = Path(tempfile.mkdtemp(prefix=f"bench_live_{args.mode}_"))
@@ -451,8 +453,7 @@ def main() -> int:
                 [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
             print(f"  migrated and set up {len(specs)} tables", flush=True)
 
-        n_web = 1 if args.mode == "embedded" else args.web
-        ports = [S.free_port() for _ in range(n_web)]
+        ports = [S.free_port() for _ in range(args.web)]
         daphnes = [S.web_server(args.server, p, env, workdir / f"web-{p}.log", S.ECHO_APP if echo else S.SITE_APP)
                    for p in ports]
         procs += daphnes
