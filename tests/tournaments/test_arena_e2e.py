@@ -60,10 +60,13 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     # An entrant who does not move is paired until he loses a match on time, then paused: the
     # absent one for good, "late" until he came back. (A random bot's quick false claim can end a
     # match before his clock runs out: he wins it and is paired again.)
+    def lost_on_time(g, pk):
+        return g.result["timed_out"] == [g.players.index(pk)]
+
     def forfeits(pk, until):
         mine = sorted((g for g in games if pk in g.players and g.table.match.started_at < until),
                       key=lambda g: g.table.match.started_at)
-        return [g.result["timed_out"] == [g.players.index(pk)] for g in mine]
+        return [lost_on_time(g, pk) for g in mine]
 
     ghost = forfeits(entries["ghost"].pk, t.ends_at)
     assert ghost and ghost[-1] and not any(ghost[:-1])
@@ -75,9 +78,9 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     # His last match: lost on time, it ran past the close. Only a random bot's early false claim
     # (a win for him, not on time) ends it sooner, and then the close may come before a new pairing.
     last = late_games[-1]
-    lost_on_time = last.result["timed_out"] == [last.players.index(entries["late"].pk)]
-    assert lost_on_time or last.result["timed_out"] == []
-    if lost_on_time:
+    last_lost_on_time = lost_on_time(last, entries["late"].pk)
+    assert last_lost_on_time or last.result["timed_out"] == []
+    if last_lost_on_time:
         assert last.table.match.finished_at > t.ends_at, "a match running at the close finished after it"
 
     # A bot met the opponent of his previous match again only when no other bot was free then.
@@ -105,7 +108,7 @@ def test_a_sixtysix_arena_of_bots_runs_from_start_to_final_ranking(make_user, bo
     opponent = next(p for p in last.players if p != entries["late"].pk)
     row = next(r for r in board if r["entry"] == opponent)
     assert sum(row["sheet"]) == row["points"]
-    assert not lost_on_time or row["sheet"][-1] in (2, 4)       # won on time after the close, counted
+    assert not last_lost_on_time or row["sheet"][-1] in (2, 4)       # won on time after the close, counted
     for r in board:                           # each streak bonus follows two wins
         for k, x in enumerate(r["sheet"]):
             assert x != 4 or (k >= 2 and r["sheet"][k - 1] in (2, 4) and r["sheet"][k - 2] in (2, 4))
