@@ -86,9 +86,16 @@ def setup_of(record: Any) -> DealSetup:
     sizes = {len(h) for h in hands}
     _require(len(sizes) == 1, "the hands are not of equal size")
 
-    return DealSetup(game=rules.name, variant=variant, players=list(players), dealer=dealer,
-                     deal_number=deal_number, scores_before=scores, bags_before=bags,
-                     hands=hands, stock=stock, trump_card=trump_card)
+    setup = DealSetup(game=rules.name, variant=variant, players=list(players), dealer=dealer,
+                      deal_number=deal_number, scores_before=scores, bags_before=bags,
+                      hands=hands, stock=stock, trump_card=trump_card)
+    try:
+        # The game's own checks of a deal (Sixty-six: the hand size of the variant) run where a
+        # state is built; a record that fails them is a wrong header, not a caller's crash.
+        new_state(setup)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    return setup
 
 
 def state_of(record: Any, on_step: Callable[[int, State, Any], None] | None = None) -> State:

@@ -83,3 +83,15 @@ def test_it_refuses_what_is_not_an_object():
     for junk in [None, [], "record", 5]:
         with pytest.raises(records.RecordError):
             records.setup_of(junk)
+
+
+def test_it_refuses_a_sixtysix_deal_of_the_wrong_hand_size_as_a_record_error():
+    """The whole deck in equal hands is not enough: kurnik deals six each, so five each (two more
+    cards in the stock) is a wrong header, refused by reason, not a crash of the caller."""
+    rec = finished_deal("sixtysix", "kurnik", seed=5).record()
+    (h0, h1), stock = rec["hands"], rec["stock"]
+    bad = dict(rec, hands=[h0[:5], h1[:5]], stock=[h0[5], h1[5], *stock], actions=[])
+    del bad["result"]
+    with pytest.raises(records.RecordError) as err:
+        records.setup_of(bad)
+    assert err.value.step is None and "6 cards" in err.value.reason
