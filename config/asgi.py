@@ -23,7 +23,7 @@ if settings.EMBEDDED_WORKER:
 
     start_embedded_celery()
 
-# PERFORMANCE.md: full collections made the latency tail with thousands of sockets.
+# Full collections made the latency tail with thousands of sockets (docs/SCALING.md, "Lessons").
 gc.set_threshold(50000, 20, 100)
 # What start-up built lives as long as the process: out of the collector's sight, a full
 # collection walks only what came after (81k objects instead of 190k at 200 tables: 65-108 ms

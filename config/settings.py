@@ -162,7 +162,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="cards@localhost")
 # --- channels and celery ----------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # PERFORMANCE.md: the pub/sub layer, not the core RedisChannelLayer.
+    # The pub/sub layer, not the core RedisChannelLayer (docs/SCALING.md, "Lessons").
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "games.layers.ScaledChannelLayer",   # the pub/sub layer, batched

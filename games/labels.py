@@ -28,7 +28,7 @@ def variant_label(variant: str | None) -> str:
 
 
 # --- players -------------------------------------------------------------------------------------
-# A bot is one user per level, named "bot:<level>" on the wire and in deal records (DEAL_RECORD.md):
+# A bot is one user per level, named "bot:<level>" on the wire and in records (docs/RECORDS.md):
 # an identifier, never shown. Pages show "Bot (strong)", and "Bot 2 (strong)" (its seat number)
 # where another seat has a bot of the same level, so that two such bots can be told apart. The
 # table and lobby clients (static/js) follow the same rule with the same words.

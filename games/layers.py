@@ -7,7 +7,7 @@ The embedded layer (one process, no Redis):
 
 Channels' InMemoryChannelLayer scans every channel and group on every send and receive to expire
 old messages, deep-copies a message for each member of a group and starts a task per member: with
-hundreds of sockets that, not the game, was the cost of a move (PERFORMANCE.md: it collapses near
+hundreds of sockets that, not the game, was the cost of a move (docs/SCALING.md: it collapses near
 2,000 frames/s). Here expiry runs at most once a second, and a group's members share one message:
 the consumers only read what they receive (the Redis layers serialise it anyway).
 """
@@ -63,7 +63,7 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
 
 
 class ScaledChannelLayer(RedisPubSubChannelLayer):
-    """RedisPubSubChannelLayer (PERFORMANCE.md) whose batches go out through one writer per shard.
+    """RedisPubSubChannelLayer (docs/SCALING.md) whose batches go out through one writer per shard.
 
     channels_redis publishes one message per round trip under a per-shard lock, so all the
     publishes of a process queue behind each other, each waiting for a busy event loop to come

@@ -123,7 +123,7 @@ class Match(models.Model):
 class Deal(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()
-    record = models.JSONField()           # the deal record (DEAL_RECORD.md), actions appended
+    record = models.JSONField()           # the deal record (docs/RECORDS.md), actions appended
     result = models.JSONField(null=True, blank=True)
     finished = models.BooleanField(default=False)
     # The secret server seed (hex) the deal was drawn from; its commitment is in record["fair"].

@@ -1,4 +1,4 @@
-"""The rules pages: one page per game (RULES.md read for players), in English, Polish and Bulgarian.
+"""The rules pages: one page per game (docs/RULES.md for players), in English, Polish and Bulgarian.
 
 The text lives in per-language template fragments, ``templates/rules/<game>.<lang>.html``, written
 by hand in each language (no gettext), and ``templates/rules/page.html`` wraps the one for the

@@ -1,6 +1,6 @@
 """The only writer of live games.
 
-Every write follows one pattern (STYLE.md, habit 7): ``loading.locked`` opens a transaction holding the
+Every write follows one pattern (docs/ARCHITECTURE.md): ``loading.locked`` opens a transaction with the
 table row's lock and loads the table; the writer checks, applies through the engine, stores the deal
 record and bumps ``Table.version``; then, only on commit, each listening seat group gets its own view
 and the spectators the public one (games/messages.py builds them, games/broadcast.py sends them),

@@ -1,4 +1,4 @@
-"""The shape of the house: which module may import which (STYLE.md "a map we would expect")."""
+"""The shape of the house: which module may import which (docs/ARCHITECTURE.md)."""
 from __future__ import annotations
 
 import ast

@@ -1,4 +1,4 @@
-"""Who meets whom: pure functions over plain data (no Django; STYLE.md habit 12).
+"""Who meets whom: pure functions over plain data (no Django: docs/ARCHITECTURE.md).
 
 The tournament manager (tournaments/services.py) turns entries and finished games into ``Player``
 records, calls one of these functions and stores what it returns. Nothing here reads a clock, a

@@ -1,6 +1,6 @@
 """The only writer of tournaments: it ties the pure pairing and standings modules to the models.
 
-Every step follows the games' pattern (STYLE.md, habit 7): inside ``transaction.atomic`` lock the
+Every step follows the games' pattern (docs/ARCHITECTURE.md): inside ``transaction.atomic`` lock the
 tournament row (``select_for_update``; SQLite: IMMEDIATE transactions), check where it stands, do
 the one thing that is due, bump ``Tournament.version``; broadcast and enqueue only on commit.
 A step that finds nothing due does nothing, so a task delivered twice, a late tick or a worker

@@ -1,4 +1,4 @@
-"""Standings arithmetic: pure functions over plain data (no Django; STYLE.md habit 12).
+"""Standings arithmetic: pure functions over plain data (no Django: docs/ARCHITECTURE.md).
 
 Per game, each entrant gets
 * **match points**: the share of his opponents he finished ahead of, a tie counting half:

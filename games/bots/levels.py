@@ -20,7 +20,7 @@ ANCHOR = ("basic", 1500)       # a newcomer's rating is set at the basic bot's
 
 @dataclass(frozen=True)
 class Level:
-    name: str                   # the bot user is "bot:<name>" (DEAL_RECORD.md's players)
+    name: str                   # the bot user is "bot:<name>" (docs/RECORDS.md's players)
     module: str
     budget_ms: int | None = None    # an ordinary decision's thinking time (None: the module's own)
     cap_ms: int | None = None       # the most a hard decision may think (None: the module's own)

@@ -1,6 +1,6 @@
 """Hidden cards consistent with a view: the determinizations the strong bot searches.
 
-Everything here reads the view only (STYLE.md habit 6). A sample is the ``hidden`` argument of the
+Everything here reads the view only (as a player would). A sample is the ``hidden`` argument of the
 game's ``state_from_view``: the cards of every hand the seat cannot see (and, in sixty-six, the
 stock's order and the opponent's captured pile). What the view reveals constrains the sample:
 
@@ -138,7 +138,7 @@ def sixtysix_knowledge(view: dict) -> dict:
     ``opp_fixed``: cards surely in the opponent's hand now (the trump card he took by exchange or
     drew last, the partner of each marriage he announced, until played); ``pool``: the other unseen
     cards (his hand's rest and the face-down stock); ``opp_forbidden``: cards of the pool he cannot
-    hold, shown by his answers in phase 2 (RULES.md: head the led card if he can, else follow,
+    hold, shown by his answers in phase 2 (docs/RULES.md: head the led card if he can, else follow,
     else trump); ``need``: how many pool cards his hand still holds; ``stock_size``.
     """
     seat = view["seat"]

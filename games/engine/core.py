@@ -3,7 +3,7 @@
 A game is a ``GameRules`` object (dealing and match-level arithmetic) and a ``State`` subclass (one
 deal). Two ways to act on a state:
 
-* ``apply(action)`` takes an action object exactly as in DEAL_RECORD.md (``{"seat": 0, "type":
+* ``apply(action)`` takes an action object exactly as in docs/RECORDS.md (``{"seat": 0, "type":
   "play", "card": "QS"}``), checks it and raises ``IllegalAction`` with a refusal code from
   ``refusals.CATALOGUE`` (and the parameters of its sentence).
   A refused action leaves the state exactly as it was. Consumers, services and replays use this.
@@ -84,7 +84,7 @@ class State:
         raise NotImplementedError
 
     def action_of(self, seat: int, move: int) -> dict:
-        """The DEAL_RECORD action object of a move."""
+        """The deal record's action object of a move (docs/RECORDS.md)."""
         raise NotImplementedError
 
     def move_of(self, action: dict) -> int:
@@ -97,7 +97,7 @@ class State:
         raise NotImplementedError
 
     def result(self) -> dict:
-        """The DEAL_RECORD ``result`` of a finished deal."""
+        """The deal record's ``result`` of a finished deal (docs/RECORDS.md)."""
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict:
@@ -176,7 +176,7 @@ class State:
         return [self.action_of(seat, move) for seat, move in self.log]
 
     def record(self) -> dict:
-        """The deal record (DEAL_RECORD.md); ``result`` only once the deal is over."""
+        """The deal record (docs/RECORDS.md); ``result`` only once the deal is over."""
         rec = self.setup.header()
         rec["actions"] = self.actions()
         if self.is_over():

@@ -1,4 +1,4 @@
-"""Hearts (RULES.md, section "Hearts"): four players, pass three cards, avoid hearts and QS.
+"""Hearts (docs/RULES.md): four players, pass three cards, avoid hearts and QS.
 
 Variants: ``standard`` (default) and ``jack_of_diamonds`` (JD is worth -10 to whoever takes it).
 
@@ -253,7 +253,7 @@ class HeartsState(State):
         return {"seat": seat, "type": "moon", "choice": "self" if move == MOON_SELF else "others"}
 
     def legal_actions(self, seat: int | None = None) -> list[dict]:
-        """In the pass phase, one summary action naming every passable card (DEAL_RECORD --trace)."""
+        """In the pass phase, one summary action naming every passable card (replay --trace)."""
         if self.phase != PASS:
             return super().legal_actions(seat)
         if seat is None:

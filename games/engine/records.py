@@ -1,4 +1,4 @@
-"""Deal records (DEAL_RECORD.md): from a record back to a state, checked step by step.
+"""Deal records (docs/RECORDS.md): from a record back to a state, checked step by step.
 
 A record may come from anywhere (an upload, a file on the command line), so everything in it is
 checked before the engine sees it: the header must describe a real deal of its game, and every action

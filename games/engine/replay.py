@@ -1,4 +1,4 @@
-"""Verify deal records from the command line (DEAL_RECORD.md).
+"""Verify deal records from the command line (docs/RECORDS.md).
 
     python -m games.engine.replay RECORD.json [--trace]
 

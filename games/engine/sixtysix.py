@@ -1,4 +1,4 @@
-"""Sixty-six (RULES.md "Sixty-six"): variants ``kurnik`` (default), ``schnapsen``, ``santase``.
+"""Sixty-six (docs/RULES.md): variants ``kurnik`` (default), ``schnapsen``, ``santase``.
 
 Moves are small ints:
 
@@ -7,7 +7,7 @@ Moves are small ints:
 * ``MARRIAGE_DECLARE + c``: the same and claim 66 with it ("66 after marriage");
 * ``EXCHANGE``, ``CLOSE``, ``DECLARE``: the actions of the player on lead before leading.
 
-Decisions where RULES.md leaves room (documented for the lead):
+Decisions where the traditional rules leave room (docs/RULES.md collects them):
 
 * Dealing order from a shuffled deck. ``kurnik``/``schnapsen``: ``deck[0:n]`` to the non-dealer,
   ``deck[n:2n]`` to the dealer, ``deck[2n]`` is the trump card, the rest is the stock in draw order.
@@ -28,7 +28,7 @@ Decisions where RULES.md leaves room (documented for the lead):
 * Views carry the deal's public history (``history``): every completed trick (``tricks``, as
   hearts and spades show them), each marriage's card and trick, the exchange, the close. A player
   may remember every card he saw played; the opponent's points are still never in a view before
-  the deal ends (RULES.md), though a careful player can count them from ``tricks``.
+  the deal ends (docs/RULES.md), though a careful player can count them from ``tricks``.
 """
 from __future__ import annotations
 

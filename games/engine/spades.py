@@ -1,4 +1,4 @@
-"""Spades (RULES.md, section "Spades"): four players, partners 0+2 against 1+3, spades always trump.
+"""Spades (docs/RULES.md): four players, partners 0+2 against 1+3, spades always trump.
 
 A deal runs through explicit phases:
 

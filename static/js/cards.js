@@ -1,5 +1,5 @@
 /* Card rendering shared by the table and the lobby: CSS + Unicode suit symbols, no images.
- * A card code is rank + suit ("QS", "TH", "9C"); see docs/DEAL_RECORD.md. */
+ * A card code is rank + suit ("QS", "TH", "9C"); see docs/RECORDS.md. */
 (function (global) {
   "use strict";
 

@@ -11,7 +11,7 @@
  *   below(n) = next 32-bit big-endian word w of the stream, redrawn while w >= 2^32 - 2^32 % n; w % n
  *   deck     = the variant's cards in index order; for i = len-1 .. 1: swap deck[i], deck[below(i+1)]
  * Page: #verify (data-records-url, data-match), strings in #verify-i18n. No rule is asked of the
- * server: the deal orders below are RULES.md's, as games/engine/<game>.py deal_cards has them.
+ * server: the deal orders below are docs/RULES.md's, as games/engine/<game>.py deal_cards has them.
  */
 (function () {
   "use strict";
@@ -107,7 +107,7 @@
     });
   }
 
-  /* --- decks and deal orders (RULES.md) ---------------------------------------------------- */
+  /* --- decks and deal orders (docs/RULES.md) ----------------------------------------------- */
   function code(index) { return RANKS[index % 13] + SUITS[Math.floor(index / 13)]; }
   function startingDeck(game, variant) {
     var all = [];

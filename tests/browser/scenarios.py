@@ -55,7 +55,7 @@ def start(spec: dict) -> int:
 
 
 def santase_worked_example(owner: str) -> dict:
-    """The worked example of RULES.md (Santase, trump clubs) as a scenario spec: we (the owner,
+    """docs/RULES.md's worked example (Santase, trump clubs) as a scenario spec: we (the owner,
     seat 0) are P2, the dealer, on lead after winning JD with JC, holding 9C, KC to take, QC. The
     opponent is the basic bot, which never claims 66 falsely (the random one may end the next deal
     at its first lead)."""

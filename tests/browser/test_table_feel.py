@@ -73,7 +73,7 @@ def test_it_plays_a_card_with_the_keyboard_only(server, new_page, artifacts):
 
 
 def test_the_deal_result_moves_beside_the_table_when_the_next_deal_is_ours(server, new_page, artifacts):
-    """Santase, we deal and end the deal declaring 66 with a marriage (the example of RULES.md);
+    """Santase, we deal and end the deal declaring 66 with a marriage (docs/RULES.md's example);
     the next deal is led by us: its cards must not be under the result box."""
     page = new_page()
     me = register(page, server)

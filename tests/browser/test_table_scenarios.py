@@ -17,7 +17,7 @@ def open_table(page, server, table_id):
 
 
 def test_it_exchanges_closes_and_declares_66_with_a_marriage_in_santase(server, new_page, artifacts):
-    """The worked example of RULES.md (Santase, trump clubs): we are P2, the dealer, on lead after
+    """docs/RULES.md's worked example (Santase, trump clubs): we are P2, the dealer, on lead after
     winning JD with JC; we exchange 9C for KC, close, lead QC announcing 40 and declare 66."""
     page = new_page()
     me = register(page, server)

@@ -42,7 +42,7 @@ def test_the_match_history_and_replay_pages_tell_two_bots_of_one_level_apart(cli
     html = client.get(reverse("replay", args=[m.pk, 1])).content.decode()
     boot = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1))
     assert boot["deals"][0]["players"] == ["ala", "Bot 2 (strong)", "Bot 3 (strong)", "Bot (basic)"]
-    # The downloaded record keeps the identifier (DEAL_RECORD.md): a machine format.
+    # The downloaded record keeps the identifier (docs/RECORDS.md): a machine format.
     record = json.loads(client.get(reverse("download_deal", args=[m.pk, 1])).content)
     assert record["players"][1] == "bot:strong"
 

@@ -1,4 +1,4 @@
-"""Hearts rules (RULES.md, section "Hearts"): one test per rule sentence, on explicit hands."""
+"""Hearts rules (docs/RULES.md): one test per rule sentence, on explicit hands."""
 import json
 import random
 

@@ -1,4 +1,4 @@
-"""The engine is pure: importing all of it pulls in no Django, Channels or Celery (STYLE.md habit 1)."""
+"""The engine is pure: importing it pulls in no Django, Channels or Celery (docs/ARCHITECTURE.md)."""
 import ast
 import pathlib
 import subprocess

@@ -1,4 +1,4 @@
-"""The verifier CLI, `python -m games.engine.replay`, exactly as DEAL_RECORD.md describes it."""
+"""The verifier CLI, `python -m games.engine.replay`, exactly as docs/RECORDS.md describes it."""
 import io
 import json
 import pathlib

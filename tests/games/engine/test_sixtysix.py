@@ -1,4 +1,4 @@
-"""Sixty-six rules (RULES.md "Sixty-six"), one test per rule sentence, on hands built by hand."""
+"""Sixty-six rules (docs/RULES.md), one test per rule sentence, on hands built by hand."""
 import json
 import random
 
@@ -9,7 +9,7 @@ from games.engine.core import DealSetup, IllegalAction, Match, deal, get_rules, 
 
 RULES = get_rules("sixtysix")
 
-# The worked example of RULES.md: P1 = seat 0 (non-dealer, leads), P2 = seat 1 (dealer).
+# The worked example of docs/RULES.md: P1 = seat 0 (non-dealer, leads), P2 = seat 1 (dealer).
 # Draw order follows the text (the trick winner draws first): TS P2, AS P1, JD P1, 9C P2, 9S P2,
 # TD P1; the rest of the 24-card deck fills the stock in a fixed order.
 EXAMPLE_HANDS = [["AH", "9H", "KS", "QD", "AC", "TC"], ["KH", "QH", "TH", "9D", "QC", "JC"]]
@@ -932,5 +932,5 @@ def test_it_shows_every_player_the_public_history_of_the_deal():
         assert v["exchange"] == {"seat": 1, "card": "KC", "trick": 3}
         assert v["trump_turned"] == "KC" and v["trump_card"] == "9C"
         assert v["closed_at"] is None and v["trump_drawn"] is None
-        # The opponent's points stay off the view (RULES.md), though a careful player may count them.
+        # The opponent's points stay off the view (docs/RULES.md); a careful player may count them.
         assert "points" not in v

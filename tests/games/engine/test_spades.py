@@ -1,4 +1,4 @@
-"""Spades rules (RULES.md, "Spades"): one or more tests per rule sentence, on explicit hands."""
+"""Spades rules (docs/RULES.md): one or more tests per rule sentence, on explicit hands."""
 from __future__ import annotations
 
 import json

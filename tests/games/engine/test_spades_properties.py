@@ -57,7 +57,7 @@ def visible_by_rules(state, seat) -> set[str]:
 
 
 def rescore(bids, blind, tricks, bags_before):
-    """An independent recomputation of RULES.md's team scoring."""
+    """An independent recomputation of docs/RULES.md's team scoring."""
     points, bags_after = [], []
     for team in (0, 1):
         a, b = team, team + 2
