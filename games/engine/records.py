@@ -47,6 +47,12 @@ def _codes(value: Any, name: str) -> list[str]:
 
 def setup_of(record: Any) -> DealSetup:
     """The DealSetup a record starts from, after checking that its header is a real deal."""
+    setup = _header_of(record)
+    _initial_state(setup)
+    return setup
+
+
+def _header_of(record: Any) -> DealSetup:
     _require(isinstance(record, dict), "a deal record must be a JSON object")
     _require(record.get("format") == FORMAT, f"format must be {FORMAT!r}")
     try:
@@ -86,22 +92,24 @@ def setup_of(record: Any) -> DealSetup:
     sizes = {len(h) for h in hands}
     _require(len(sizes) == 1, "the hands are not of equal size")
 
-    setup = DealSetup(game=rules.name, variant=variant, players=list(players), dealer=dealer,
-                      deal_number=deal_number, scores_before=scores, bags_before=bags,
-                      hands=hands, stock=stock, trump_card=trump_card)
+    return DealSetup(game=rules.name, variant=variant, players=list(players), dealer=dealer,
+                     deal_number=deal_number, scores_before=scores, bags_before=bags,
+                     hands=hands, stock=stock, trump_card=trump_card)
+
+
+def _initial_state(setup: DealSetup) -> State:
     try:
         # The game's own checks of a deal (Sixty-six: the hand size of the variant) run where a
         # state is built; a record that fails them is a wrong header, not a caller's crash.
-        new_state(setup)
+        return new_state(setup)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    return setup
 
 
 def state_of(record: Any, on_step: Callable[[int, State, Any], None] | None = None) -> State:
     """Replay a record: the state after all its actions. ``on_step(step, state, action)`` is called
     before each action. Raises RecordError at the first action the engine refuses."""
-    state = new_state(setup_of(record))
+    state = _initial_state(_header_of(record))
     actions = record.get("actions", [])
     _require(isinstance(actions, list), "actions must be a list")
     for step, action in enumerate(actions):
