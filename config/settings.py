@@ -257,6 +257,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]    # each on its own
 AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"     # IPv6 by its /64
+AXES_USERNAME_CALLABLE = "accounts.login.axes_username"   # an account's failures, typed in any case
 AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout"      # a page saying when to try again (429)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True                          # the failures are all a lockout needs
