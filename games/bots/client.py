@@ -28,6 +28,9 @@ from games.bots import BOTS, choose_action
 
 log = logging.getLogger("bot")
 BAD_TOKEN = 4401                 # the server's close code for a wrong or revoked token
+# Close codes that reconnecting would only meet again (docs/BOTS.md): the token, a private table,
+# no such table. 4429 (too many messages or sockets) is worth another try after a pause.
+FINAL = {BAD_TOKEN: "the token was refused", 4403: "the table is private", 4404: "there is no such table"}
 RETRY_SECONDS = (1, 2, 5, 10)    # waits between reconnections (then every 10 s)
 SYNC_SECONDS = 10                # how often the challenge loop asks for its state again
 
@@ -73,8 +76,8 @@ class BotClient:
                 async with connect(f"{self.ws_url}/ws/table/{table_id}/", additional_headers=self.headers) as ws:
                     return await self._play(ws, table_id)
             except ConnectionClosed as exc:
-                if exc.rcvd is not None and exc.rcvd.code == BAD_TOKEN:
-                    raise Refused("the token was refused") from None
+                if exc.rcvd is not None and exc.rcvd.code in FINAL:
+                    raise Refused(f"table {table_id}: {exc.rcvd.reason or FINAL[exc.rcvd.code]}") from None
                 log.warning("table %s: the socket closed (%s); reconnecting", table_id, exc)
             except (OSError, InvalidStatus) as exc:
                 log.warning("table %s: cannot connect (%s); retrying", table_id, exc)
