@@ -71,6 +71,9 @@ def test_the_reference_client_plays_a_whole_match_against_a_house_bot(site):
     assert refused.returncode == 2 and "revoked" in refused.stderr
     wrong = _client(site, "--token", "cr_wrong", "--level", "basic", "--accept-challenges", timeout=60)
     assert wrong.returncode == 2 and "not valid" in wrong.stderr
+    # No such table: closed with 4404 and a reason, which ends it rather than retrying forever.
+    missing = _client(site, "--token", made["token"], "--level", "basic", "--table", "999999", timeout=60)
+    assert missing.returncode == 2 and "There is no such table." in missing.stderr
 
 
 BOT = """
