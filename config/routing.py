@@ -1,9 +1,9 @@
 """The ASGI application without side effects (tests import this one)."""
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
-from django.urls import re_path
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.core.asgi import get_asgi_application
+from django.urls import re_path
 
 http = get_asgi_application()  # sets Django up before the consumers are imported
 
