@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from .login import AdminLoginForm
 from .models import User
+
+# The admin's login takes a name in any case, as the site's does (accounts/login.py).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

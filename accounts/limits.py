@@ -36,9 +36,13 @@ LIMITS = {
 
 
 def client_address(request) -> str | None:
-    """The visitor's address as the login limits count it (AXES_CLIENT_IP_CALLABLE): an IPv6
-    address by its /64, one household's or server's, as django-ratelimit counts it too."""
-    address = request.META.get("REMOTE_ADDR")
+    """The visitor's address as the login limits count it (AXES_CLIENT_IP_CALLABLE)."""
+    return network_of(request.META.get("REMOTE_ADDR"))
+
+
+def network_of(address: str | None) -> str | None:
+    """An address as every per-address limit counts it (logins, sockets): an IPv6 address by its
+    /64, one household's or server's, as django-ratelimit counts it too."""
     if address and ":" in address:
         try:
             return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)

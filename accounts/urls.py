@@ -2,12 +2,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .login import LoginForm
 
 urlpatterns = [
     path("register/", views.register, name="register"),
     path("guest/", views.play_as_guest, name="guest"),
     path("me/", views.me, name="me"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

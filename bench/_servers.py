@@ -41,6 +41,8 @@ def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
         # The house's own tables (games/showcase.py) are bots at full speed when the bot delay is
         # 0: load the bench does not drive or measure. On only when asked for.
         "SHOWCASE": os.environ.get("SHOWCASE", "0"),
+        # Every simulated player connects from 127.0.0.1.
+        "SOCKET_PER_ADDRESS": "0",
     })
     return env
 
@@ -125,13 +127,15 @@ class Proc:
         self.fh.close()
 
 
+# The site's socket frame limit (SOCKET_FRAME_BYTES, as the Procfile's uvicorn has it).
+DAPHNE_FRAME_LIMIT = ("--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536")
 SITE_APP = "config.asgi:application"
 ECHO_APP = "bench.echo_asgi:application"     # the bare floor (bench/echo_asgi.py)
 
 
 def daphne(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
-    return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), app],
-                env, log)
+    return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                                   *DAPHNE_FRAME_LIMIT, app], env, log)
 
 
 def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:

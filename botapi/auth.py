@@ -28,7 +28,7 @@ from django_ratelimit.core import get_usage
 
 from accounts import tokens
 from accounts.limits import wait_text
-from games import wire
+from games.socket_guard import turn_away
 
 log = logging.getLogger(__name__)
 BAD_TOKEN = 4401            # close code: the token is wrong, revoked or not a bot account's
@@ -68,12 +68,7 @@ class BearerTokenMiddleware:
 
 async def _refuse(receive, send, err: tokens.TokenError) -> None:
     """Accept only to say why, then close with BAD_TOKEN (a refused handshake carries no reason)."""
-    message = await receive()
-    if message.get("type") != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": wire.dumps(error_json(err.code, err.reason))})
-    await send({"type": "websocket.close", "code": BAD_TOKEN})
+    await turn_away(receive, send, BAD_TOKEN, error_json(err.code, err.reason))
 
 
 def error_json(code: str, reason: str, **params) -> dict:

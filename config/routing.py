@@ -3,21 +3,26 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.core.asgi import get_asgi_application
+from django.urls import re_path
 
 http = get_asgi_application()  # sets Django up before the consumers are imported
 
 from botapi.auth import BearerTokenMiddleware  # noqa: E402
 from botapi.routing import websocket_urlpatterns as botapi_ws  # noqa: E402
 from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
+from games.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa: E402
 
-websocket_urlpatterns = games_ws + tournaments_ws + botapi_ws
+# Last, every other path: closed with 4404 (an unmatched path would raise in the router: a 500
+# and a traceback per request).
+websocket_urlpatterns = games_ws + tournaments_ws + botapi_ws + [re_path(r"", NoRouteConsumer.as_asgi())]
 
 application = ProtocolTypeRouter({
     "http": http,
     # A handshake with "Authorization: Bearer <token>" is a bot's (botapi/auth.py, docs/BOTS.md);
-    # every other one goes through the browser stack unchanged.
+    # every other one goes through the browser stack unchanged. Either way, once its user is
+    # known, a socket takes its address's and its account's slots (games/socket_guard.py).
     "websocket": BearerTokenMiddleware(
-        bots=URLRouter(websocket_urlpatterns),
-        browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
+        bots=SocketSlots(URLRouter(websocket_urlpatterns)),
+        browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(SocketSlots(URLRouter(websocket_urlpatterns))))),
 })

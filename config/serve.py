@@ -2,11 +2,13 @@
 the browser tests start. One process (the in-memory channel layer and the Celery threads live in
 it), on uvicorn with uvloop and httptools as the Procfile's web processes: at 400 embedded tables
 it held p99 under 100 ms where Daphne did not (docs/SCALING.md, bench/matrix.py). Daphne serves
-the same application unchanged: ``daphne config.asgi:application``.
+the same application unchanged: ``daphne --websocket-max-message-size 65536
+--websocket-max-frame-size 65536 config.asgi:application`` (the frame limit: SOCKET_FRAME_BYTES).
 """
 from __future__ import annotations
 
 import argparse
+import os
 
 import uvicorn
 
@@ -17,6 +19,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--access-log", action="store_true", help="log every request (off: it costs CPU)")
     args = ap.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
     uvicorn.run(
         "config.asgi:application", host=args.host, port=args.port,
         loop="uvloop", http="httptools", ws="websockets-sansio", lifespan="off",
@@ -25,6 +29,8 @@ def main(argv: list[str] | None = None) -> None:
         proxy_headers=False, access_log=args.access_log,
         # Open sockets must not hold a stop (or a test's server) for long.
         timeout_graceful_shutdown=5,
+        # A bigger socket message closes the socket unread (games/socket_guard.py).
+        ws_max_size=settings.SOCKET_FRAME_BYTES,
     )
 
 

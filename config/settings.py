@@ -257,6 +257,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]    # each on its own
 AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"     # IPv6 by its /64
+AXES_USERNAME_CALLABLE = "accounts.login.axes_username"   # an account's failures, typed in any case
 AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout"      # a page saying when to try again (429)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True                          # the failures are all a lockout needs
@@ -275,6 +276,19 @@ SOCKET_BURST = env.int("SOCKET_BURST", default=20)
 SOCKET_RATE = env.float("SOCKET_RATE", default=8.0)
 SOCKET_FLOOD_CLOSE = env.int("SOCKET_FLOOD_CLOSE", default=50)
 SOCKET_FLOOD_SECONDS = env.float("SOCKET_FLOOD_SECONDS", default=10.0)
+# A socket message over this many bytes is refused (too_large) before it is parsed; the web
+# servers drop frames over games/socket_guard.FRAME_BYTES. The largest honest message, a report
+# of 1000 characters with every one escaped as JSON \\uXXXX pairs, is about 12 KB.
+SOCKET_MESSAGE_BYTES = env.int("SOCKET_MESSAGE_BYTES", default=16384)
+# What the web servers read at most of one socket message: a bigger one closes the socket (1009)
+# unread. Four times SOCKET_MESSAGE_BYTES, so a message between the two is answered too_large rather
+# than dropped. uvicorn: --ws-max-size (config/serve.py, the Procfile); Daphne:
+# --websocket-max-message-size and --websocket-max-frame-size (`manage.py runserver`: these two).
+SOCKET_FRAME_BYTES = 65536
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_FRAME_BYTES
+# Open sockets per client address and per account, across every web process (0: no limit).
+SOCKET_PER_ADDRESS = env.int("SOCKET_PER_ADDRESS", default=60)
+SOCKET_PER_ACCOUNT = env.int("SOCKET_PER_ACCOUNT", default=30)
 # The bot API (docs/BOTS.md): HTTP requests per bot account, and how long a challenge waits.
 BOT_API_RATE = _rate("BOT_API_RATE", "60/m")
 BOT_CHALLENGE_SECONDS = env.int("BOT_CHALLENGE_SECONDS", default=60)

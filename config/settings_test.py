@@ -20,6 +20,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 REGISTER_RATE = GUEST_RATE = TABLE_CREATE_RATE = CHAT_RATE = BOT_API_RATE = "100000/m"
 CHAT_REPEAT_SECONDS = 0
 SOCKET_BURST = 100000
+SOCKET_PER_ADDRESS = SOCKET_PER_ACCOUNT = 0
 CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
 CELERY_BROKER_URL = "memory://"
 LOGGING = {"version": 1, "disable_existing_loggers": False}

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, services, stages, wire
+from . import broadcast, limits, loading, messages, services, socket_guard, stages, wire
 from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
@@ -64,7 +64,7 @@ def _language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class ThinConsumer(AsyncWebsocketConsumer):
+class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):
     """Channels (4.2+) hops to its sync thread before every message a consumer handles, to close
     stale database connections. These consumers never touch the database on the event loop:
     their database work runs through ``in_thread``, which closes stale connections around each
@@ -145,18 +145,19 @@ class TableConsumer(ThinConsumer):
         self.invite = (query.get("invite") or [None])[0]
         refusal = await in_thread(self._refusal)()
         if refusal is not None:
-            await self.close(code=refusal)
+            await socket_guard.refuse(self, *refusal)
             return
         await self.accept()
         await self._watch_mutes()       # before the snapshot: its chat and later lines agree
         await self._resync(kind="snapshot")
 
-    def _refusal(self) -> int | None:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return NOT_FOUND
-        if not loading.can_watch(table, self.user, self.invite):
-            return FORBIDDEN
+    def _refusal(self) -> tuple[int, str] | None:
+        with translation.override(self.language):
+            table = Table.objects.filter(pk=self.table_id).first()
+            if table is None:
+                return NOT_FOUND, _("There is no such table.")
+            if not loading.can_watch(table, self.user, self.invite):
+                return FORBIDDEN, _("You may not watch this private table.")
         return None
 
     async def disconnect(self, code):
@@ -465,7 +466,8 @@ class LobbyConsumer(ThinConsumer):
     async def connect(self):
         self.game = self.scope["url_route"]["kwargs"]["game"]
         if self.game not in GAME_NAMES:
-            await self.close(code=NOT_FOUND)
+            with translation.override(_language(self.scope)):
+                await socket_guard.refuse(self, NOT_FOUND, _("There is no such game."))
             return
         self.group = messages.lobby_group(self.game)
         await self.channel_layer.group_add(self.group, self.channel_name)

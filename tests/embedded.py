@@ -13,6 +13,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Iterator
 
+from bench._servers import DAPHNE_FRAME_LIMIT
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,9 +38,10 @@ def _wait_for_port(port: int, proc, timeout: float = 30) -> None:
 
 
 @contextmanager
-def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
-    """Serve the site in embedded mode; ``settings`` are environment variables on top of the
-    test defaults. Yields ``url``, ``port``, ``env`` and ``shell(code)`` (runs ``manage.py shell``
+def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Iterator[SimpleNamespace]:
+    """Serve the site in embedded mode (``server``: uvicorn as `make run` starts it, or Daphne as
+    the Procfile's comment runs it); ``settings`` are environment variables on top of the test
+    defaults. Yields ``url``, ``port``, ``env`` and ``shell(code)`` (runs ``manage.py shell``
     against the same database and returns its output's last line)."""
     env = dict(os.environ)
     for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
@@ -52,14 +55,17 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
         # Every browser test comes from 127.0.0.1 and types fast: limits it cannot reach.
         "LOGIN_FAILURE_LIMIT": "1000", "REGISTER_RATE": "100000/m", "GUEST_RATE": "100000/m",
         "TABLE_CREATE_RATE": "100000/m", "CHAT_RATE": "100000/m", "CHAT_REPEAT_SECONDS": "0",
+        "SOCKET_PER_ADDRESS": "0",
     })
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     port = _free_port()
     log_path = work / "server.log"
     log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "config.serve", "--port", str(port), "--access-log"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    command = {"uvicorn": [sys.executable, "-m", "config.serve", "--port", str(port), "--access-log"],
+               "daphne": [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                          *DAPHNE_FRAME_LIMIT, "config.asgi:application"]}[server]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
     def shell(code: str, extra_env: dict | None = None) -> str:
         out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
@@ -69,7 +75,7 @@ def embedded_site(work: Path, **settings: str) -> Iterator[SimpleNamespace]:
     try:
         _wait_for_port(port, proc)
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
-                              log=log_path)
+                              log=log_path, server=server)
     finally:
         proc.terminate()
         try:

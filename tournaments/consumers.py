@@ -7,7 +7,10 @@ import json
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from games.consumers import _language
 from games.limits import FLOODING, SocketLimiter
 
 from . import services
@@ -22,7 +25,12 @@ class TournamentConsumer(WebsocketConsumer):
     def connect(self):
         tid = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not Tournament.objects.filter(pk=tid).exists():
-            self.close(code=NOT_FOUND)
+            # Accepted, then closed: a browser reads the code only of a socket that opened.
+            with translation.override(_language(self.scope)):
+                reason = _("There is no such tournament.")
+            self.accept()
+            self._send({"type": "error", "code": "not_found", "category": "not_found", "reason": reason, "version": None})
+            self.close(code=NOT_FOUND, reason=reason)
             return
         # Join first, then snapshot: nothing committed in between is missed.
         self.group = services.group_name(tid)

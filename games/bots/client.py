@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import sys
+from collections import deque
 import urllib.error
 import urllib.request
 
@@ -27,6 +28,9 @@ from games.bots import BOTS, choose_action
 
 log = logging.getLogger("bot")
 BAD_TOKEN = 4401                 # the server's close code for a wrong or revoked token
+# Close codes that reconnecting would only meet again (docs/BOTS.md): the token, a private table,
+# no such table. 4429 (too many messages or sockets) is worth another try after a pause.
+FINAL = {BAD_TOKEN: "the token was refused", 4403: "the table is private", 4404: "there is no such table"}
 RETRY_SECONDS = (1, 2, 5, 10)    # waits between reconnections (then every 10 s)
 SYNC_SECONDS = 10                # how often the challenge loop asks for its state again
 
@@ -43,6 +47,10 @@ class BotClient:
         self.level = level
         self.max_tables = max_tables
         self.tables: dict[int, asyncio.Task] = {}
+        # Challenges answered on the event socket and not yet answered back (id, accepted?), oldest
+        # first; the accepted ones count as tables being played (see _busy).
+        self.asked: deque[tuple[int, bool]] = deque()
+        self.accepting = 0
 
     # --- HTTP -------------------------------------------------------------------------------------
     def _request(self, method: str, path: str) -> dict:
@@ -68,8 +76,8 @@ class BotClient:
                 async with connect(f"{self.ws_url}/ws/table/{table_id}/", additional_headers=self.headers) as ws:
                     return await self._play(ws, table_id)
             except ConnectionClosed as exc:
-                if exc.rcvd is not None and exc.rcvd.code == BAD_TOKEN:
-                    raise Refused("the token was refused") from None
+                if exc.rcvd is not None and exc.rcvd.code in FINAL:
+                    raise Refused(f"table {table_id}: {exc.rcvd.reason or FINAL[exc.rcvd.code]}") from None
                 log.warning("table %s: the socket closed (%s); reconnecting", table_id, exc)
             except (OSError, InvalidStatus) as exc:
                 log.warning("table %s: cannot connect (%s); retrying", table_id, exc)
@@ -113,7 +121,7 @@ class BotClient:
         self.tables[table_id] = asyncio.create_task(self.play_table(table_id))
 
     def _busy(self) -> bool:
-        return sum(not t.done() for t in self.tables.values()) >= self.max_tables
+        return sum(not t.done() for t in self.tables.values()) + self.accepting >= self.max_tables
 
     # --- challenges -------------------------------------------------------------------------------
     async def serve_challenges(self) -> None:
@@ -122,6 +130,8 @@ class BotClient:
         for attempt in range(10**9):
             try:
                 async with connect(f"{self.ws_url}/ws/bot/", additional_headers=self.headers) as ws:
+                    self.asked.clear()          # what a closed socket was asked is answered on no other
+                    self.accepting = 0
                     log.info("listening for challenges")
                     syncing = asyncio.create_task(self._sync_every(ws))
                     try:
@@ -144,21 +154,35 @@ class BotClient:
 
     async def _on_event(self, ws, msg: dict) -> None:
         kind = msg["type"]
-        if kind in ("challenges", "challenge"):
-            for c in msg.get("challenges") or [msg.get("challenge")]:
-                if self._busy():
-                    log.info("declining challenge %s from %s: busy", c["id"], c["from"])
-                    await ws.send(json.dumps({"type": "decline", "id": c["id"], "reason": "busy"}))
-                else:
-                    log.info("accepting challenge %s from %s (%s)", c["id"], c["from"], c["game"])
-                    await ws.send(json.dumps({"type": "accept", "id": c["id"]}))
-        elif kind == "accepted":
-            self._start(msg["table"])
+        if kind == "challenges":            # on connecting, and the answer to each sync
+            for c in msg["challenges"]:
+                await self._answer(ws, c)
+        elif kind == "challenge":
+            await self._answer(ws, msg["challenge"])
+        elif kind in ("accepted", "declined", "error"):
+            # The socket answers in order, so this is the answer to the oldest question asked.
+            asked, accepting = self.asked.popleft() if self.asked else (None, False)
+            self.accepting -= accepting
+            if kind == "accepted":
+                self._start(msg["table"])
+            elif kind == "error":
+                log.warning("refused %s (challenge %s): %s", msg["code"], asked, msg["reason"])
         elif kind == "playing":
+            log.info("playing at tables %s", msg["tables"])
             for table_id in msg["tables"]:
                 self._start(table_id)
-        elif kind == "error":
-            log.warning("refused %s: %s", msg["code"], msg["reason"])
+
+    async def _answer(self, ws, c: dict) -> None:
+        """Accept a challenge while fewer than max_tables matches are going or being accepted."""
+        if self._busy():
+            log.info("declining challenge %s from %s: busy", c["id"], c["from"])
+            await ws.send(json.dumps({"type": "decline", "id": c["id"], "reason": "busy"}))
+            self.asked.append((c["id"], False))
+        else:
+            log.info("accepting challenge %s from %s (%s)", c["id"], c["from"], c["game"])
+            await ws.send(json.dumps({"type": "accept", "id": c["id"]}))
+            self.asked.append((c["id"], True))
+            self.accepting += 1
 
     # --- open tables --------------------------------------------------------------------------------
     async def join_open(self, game: str) -> dict | None:

@@ -36,7 +36,7 @@ async def refused(path: str, header: bytes) -> dict:
     sock = await token_socket(path, None, header)
     error = await sock.recv()
     closed = await sock.comm.receive_output(timeout=2)
-    assert closed == {"type": "websocket.close", "code": 4401}
+    assert closed == {"type": "websocket.close", "code": 4401, "reason": error["reason"][:123]}
     return error
 
 

@@ -67,11 +67,30 @@ async def connect(table_id, user=None, invite=None, path=None) -> tuple[Sock | N
     ok, code = await comm.connect()
     if not ok:
         return None, code
+    first = await comm.receive_output()
+    if first["type"] == "websocket.send" and json.loads(first["text"])["type"] == "error":
+        return None, (await comm.receive_output())["code"]     # refused: why, then the close
     sock = Sock(comm, None)
+    comm.output_queue.put_nowait(first)         # read again, as a message
     if path is None:
         await sock.recv()      # the snapshot
         sock.label = sock.seat
     return sock, None
+
+
+async def refused(path: str, headers=()) -> dict:
+    """The close message of a socket the server refuses: accepted, told why, then closed at once,
+    so that a browser reads the code and the reason (a denied handshake would show neither)."""
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost"), *headers])
+    ok, _code = await comm.connect()
+    assert ok, "refused in the handshake: a browser would not see the code"
+    error = json.loads(await comm.receive_from())
+    closed = await comm.receive_output()
+    assert closed["type"] == "websocket.close", closed
+    assert error["type"] == "error" and error["reason"] == closed["reason"] and error["version"] is None
+    assert error["code"] == {4403: "forbidden", 4404: "not_found"}[closed["code"]]
+    await comm.wait()
+    return closed
 
 
 class LeakGuard:

@@ -39,5 +39,8 @@ async def test_it_sends_a_snapshot_then_updates_as_players_register_and_rounds_s
 
 async def test_it_refuses_an_unknown_tournament():
     comm = WebsocketCommunicator(application, "/ws/tournament/999/", headers=[(b"origin", b"http://testserver")])
-    connected, code = await comm.connect()
-    assert not connected and code == 4404
+    connected, _code = await comm.connect()
+    error = json.loads(await comm.receive_from())
+    closed = await comm.receive_output()
+    assert connected and error["code"] == "not_found" and error["reason"] == "There is no such tournament."
+    assert closed == {"type": "websocket.close", "code": 4404, "reason": "There is no such tournament."}
