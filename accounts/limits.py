@@ -2,7 +2,7 @@
 
 - Logins: django-axes counts failures per address and per account in the database
   (``AXES_*`` in config/settings.py); ``lockout`` is its answer to a locked-out login.
-- Registrations and guests per address: django-ratelimit's counters in the default cache (Redis
+- Registrations, guests and deal-record uploads per address: django-ratelimit's counters in the default cache (Redis
   in scaled mode, the process's memory in embedded mode, which is one process); tables per user
   are counted the same way in games/limits.py. ``check`` refuses with ``Limited`` once a window's count has reached its rate;
   ``count`` counts one use after it succeeded, so a form sent back with a typo costs nothing
@@ -31,6 +31,7 @@ TOO_MANY_REQUESTS = 429
 LIMITS = {
     "register": ("REGISTER_RATE", "ip"),
     "guest": ("GUEST_RATE", "ip"),
+    "upload": ("RECORD_UPLOAD_RATE", "ip"),
 }
 # Tables created per user are counted by games/limits.py, however they are asked for.
 
@@ -62,6 +63,7 @@ def _reasons() -> dict[str, str]:
     return {
         "register": _("Too many accounts were registered from your address lately."),
         "guest": _("Too many guest accounts were made from your address lately."),
+        "upload": _("Many records were checked from your address lately."),
     }
 
 
