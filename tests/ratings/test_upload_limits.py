@@ -57,14 +57,14 @@ def test_it_checks_at_most_record_upload_deals_at_a_time(client, settings, repla
     assert len(replays) == 3                    # none of the four was replayed
 
 
-def test_it_refuses_records_over_record_upload_bytes_unread(client, settings, replays):
+def test_it_refuses_records_over_record_upload_bytes_before_parsing_them(client, settings, replays):
     payload = records(2)
     settings.RECORD_UPLOAD_BYTES = len(payload.encode()) - 1
     too_large = "The records are too large: at most"
     assert too_large in client.post(reverse("upload_record"), {"text": payload}).content.decode()
     upload = SimpleUploadedFile("match.jsonl", payload.encode(), "application/jsonl")
     assert too_large in client.post(reverse("upload_record"), {"file": upload}).content.decode()
-    settings.RECORD_UPLOAD_BYTES = 1024         # far over it: refused on its length, before the form
+    settings.RECORD_UPLOAD_BYTES = 1024         # far over it: refused on its length, before the form reads it
     big = records(100)
     assert len(big) > 64 * 1024         # far over the limit and the form's own bytes
     r = client.post(reverse("upload_record"), {"text": big})
