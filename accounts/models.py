@@ -22,7 +22,7 @@ class User(AbstractUser):
     is_bot_account = models.BooleanField(_("bot account"), default=False, db_default=False)
     # What names that look alike share (accounts/names.py): a new name whose key is taken is
     # refused. Kept with the name on every save; not unique, since older look-alikes may exist.
-    name_key = models.TextField(editable=False, db_index=True, default="")
+    name_key = models.TextField(editable=False, db_index=True, default="", db_default="")
 
     def save(self, *args, **kwargs):
         self.name_key = names.name_key(self.username)

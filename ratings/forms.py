@@ -1,13 +1,12 @@
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext, gettext_lazy as _
 
 
 def too_large() -> str:
     """The refusal of records over RECORD_UPLOAD_BYTES."""
-    kib = settings.RECORD_UPLOAD_BYTES // 1024
-    return ngettext("The records are too large: at most %(kib)d KB at a time.",
-                    "The records are too large: at most %(kib)d KB at a time.", kib) % {"kib": kib}
+    return gettext("The records are too large: at most %(kib)d KB at a time.") % {
+        "kib": settings.RECORD_UPLOAD_BYTES // 1024}
 
 
 class UploadForm(forms.Form):

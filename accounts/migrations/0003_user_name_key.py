@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="user",
             name="name_key",
-            field=models.TextField(db_index=True, default="", editable=False),
+            field=models.TextField(db_default="", db_index=True, default="", editable=False),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
     ]
