@@ -11,6 +11,8 @@ from botapi.models import Challenge
 from games import services as games
 from games.errors import ServiceError
 from games.models import Table
+from tests.botapi.test_services import robo  # noqa: F401  (fixture)
+from tests.botapi.test_views import _logged_in
 from tests.games.test_rematch import finished_table, offer_of
 from tests.limits import clock  # noqa: F401  (fixture)
 
@@ -18,19 +20,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SIXTYSIX = {"variant": "kurnik", "bank_seconds": 300, "increment_seconds": 5, "seat_0": "me", "seat_1": ""}
 CHALLENGE = {"game": "sixtysix", "variant": "", "bank_seconds": "180"}
-
-
-def _logged_in(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
-
-
-@pytest.fixture
-def robo(make_user):
-    user = make_user("robo")
-    services.make_bot_account(user)
-    return user
 
 
 def _challenge(who):
@@ -101,3 +90,25 @@ def test_a_rematch_counts_against_its_offerer(make_user, settings, clock, task_q
     assert offer_of(third.pk)["by"] == 1
     # and the lobby refuses her too
     assert _logged_in(ala).post(reverse("create_table", args=["sixtysix"]), SIXTYSIX).status_code == 429
+
+
+async def test_an_accept_on_the_event_socket_over_the_limit_is_refused_with_its_reason(make_user, settings, clock):
+    from channels.db import database_sync_to_async as db
+
+    from tests.botapi.test_sockets import _bot_with_token, token_socket
+
+    settings.TABLE_CREATE_RATE = "1/h"
+    ala = await db(make_user)("ala")
+    robo, token = await db(_bot_with_token)(make_user)
+    first, second = [await db(_challenge)(ala) for _ in range(2)]
+    sock = await token_socket("/ws/bot/", token)
+    await sock.recv(), await sock.recv()                # challenges, playing
+    await sock.send({"type": "accept", "id": first.pk})
+    assert any(m["type"] == "accepted" for m in [await sock.recv(), await sock.recv()])
+    await sock.drain()
+    refused = await sock.request({"type": "accept", "id": second.pk})
+    assert refused["type"] == "error" and refused["code"] == "too_many_tables"
+    assert refused["category"] == "rate_limited" and refused["params"]["retry_after"] > 0
+    assert refused["reason"].startswith("The challenger has created many tables lately")
+    assert await db(Table.objects.filter(owner=ala).count)() == 1
+    await sock.comm.disconnect()
