@@ -2,10 +2,10 @@
 
 - Logins: django-axes counts failures per address and per account in the database
   (``AXES_*`` in config/settings.py); ``lockout`` is its answer to a locked-out login.
-- Registrations, guests and deal-record uploads per address: django-ratelimit's counters in the default cache (Redis
-  in scaled mode, the process's memory in embedded mode, which is one process); tables per user
-  are counted the same way in games/limits.py. ``check`` refuses with ``Limited`` once a window's count has reached its rate;
-  ``count`` counts one use after it succeeded, so a form sent back with a typo costs nothing
+- Registrations, guests and deal-record uploads per address: django-ratelimit's counters in the
+  default cache (Redis in scaled mode, the process's memory in embedded mode, which is one
+  process); tables per user are counted the same way in games/limits.py. ``check`` refuses with
+  ``Limited`` once a window's count has reached its rate; ``count`` counts one use after it succeeded, so a form sent back with a typo costs nothing
   (simultaneous requests may overshoot by their number); ``take`` counts and refuses at once.
 
 A view answers ``Limited`` with HTTP 429, its ``message`` in the visitor's language and a

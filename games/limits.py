@@ -3,9 +3,10 @@
 Tables are limited per user in the default cache (Redis in scaled mode, so every process shares
 the count): at most TABLE_CREATE_RATE new tables, however they are asked for: the lobby's form,
 "Play now", a challenge a bot account accepts (counted for its challenger) and a rematch (counted
-for the player who offers it). ``check_tables`` refuses without counting (a challenge sent, the
-lobby before its form is valid); ``take_table`` counts one and refuses when that is over the
-limit, in one atomic step (INCR), so simultaneous requests cannot all slip under it. Tables the
+for the player who offers it). ``check_tables`` refuses without counting (a challenge when it is
+sent); ``take_table`` counts one and refuses when that is over the limit, in one atomic step
+(INCR), so simultaneous requests cannot all slip under it (``create_table(..., counted=True)``
+takes one once the table is known to be valid, so a form with a mistake costs nothing). Tables the
 system makes (tournaments, the showcase) are not counted.
 
 Chat is limited per user in the default cache (Redis in scaled mode), so a user's sockets on
