@@ -5,8 +5,9 @@
 - Registrations, guests and deal-record uploads per address: django-ratelimit's counters in the
   default cache (Redis in scaled mode, the process's memory in embedded mode, which is one
   process); tables per user are counted the same way in games/limits.py. ``check`` refuses with
-  ``Limited`` once a window's count has reached its rate; ``count`` counts one use after it succeeded, so a form sent back with a typo costs nothing
-  (simultaneous requests may overshoot by their number); ``take`` counts and refuses at once.
+  ``Limited`` once a window's count has reached its rate; ``count`` counts one use after it
+  succeeded, so a form sent back with a typo costs nothing (simultaneous requests may overshoot
+  by their number); ``take`` counts and refuses at once.
 
 A view answers ``Limited`` with HTTP 429, its ``message`` in the visitor's language and a
 ``Retry-After`` header: on the form it came from, or on the page ``too_many`` renders.
