@@ -3,6 +3,7 @@ from django import forms
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
+from . import names
 from .models import User
 
 # The model allows 150 characters (AbstractUser); a name is shown in seat boxes, lobby chips and
@@ -33,4 +34,10 @@ class RegisterForm(UserCreationForm):
         name = super().clean_username()
         if name and name.lower().startswith(("bot-", "guest-")):
             raise forms.ValidationError(_("This name is reserved."))
+        if name and names.confusable_with_existing(name):
+            raise forms.ValidationError(_("This name looks too much like a player's name that "
+                                          "already exists: choose another."))
+        if name and names.mixes_scripts(name):
+            raise forms.ValidationError(_("Write the name's letters in one alphabet: mixed alphabets "
+                                          "can make it look like someone else's."))
         return name

@@ -2,11 +2,12 @@
 
 - Logins: django-axes counts failures per address and per account in the database
   (``AXES_*`` in config/settings.py); ``lockout`` is its answer to a locked-out login.
-- Registrations and guests per address, tables created per user: django-ratelimit's counters in
-  the default cache (Redis in scaled mode, the process's memory in embedded mode, which is one
-  process). ``check`` refuses with ``Limited`` once a window's count has reached its rate;
-  ``count`` counts one use after it succeeded, so a form sent back with a typo costs nothing
-  (simultaneous requests may overshoot by their number); ``take`` counts and refuses at once.
+- Registrations, guests and deal-record uploads per address: django-ratelimit's counters in the
+  default cache (Redis in scaled mode, the process's memory in embedded mode, which is one
+  process); tables per user are counted the same way in games/limits.py. ``check`` refuses with
+  ``Limited`` once a window's count has reached its rate; ``count`` counts one use after it
+  succeeded, so a form sent back with a typo costs nothing (simultaneous requests may overshoot
+  by their number); ``take`` counts and refuses at once.
 
 A view answers ``Limited`` with HTTP 429, its ``message`` in the visitor's language and a
 ``Retry-After`` header: on the form it came from, or on the page ``too_many`` renders.
@@ -31,8 +32,9 @@ TOO_MANY_REQUESTS = 429
 LIMITS = {
     "register": ("REGISTER_RATE", "ip"),
     "guest": ("GUEST_RATE", "ip"),
-    "table": ("TABLE_CREATE_RATE", "user"),
+    "upload": ("RECORD_UPLOAD_RATE", "ip"),
 }
+# Tables created per user are counted by games/limits.py, however they are asked for.
 
 
 def client_address(request) -> str | None:
@@ -66,7 +68,7 @@ def _reasons() -> dict[str, str]:
     return {
         "register": _("Too many accounts were registered from your address lately."),
         "guest": _("Too many guest accounts were made from your address lately."),
-        "table": _("You have created many tables lately."),
+        "upload": _("Many records were checked from your address lately."),
     }
 
 

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bots import levels
 
+from . import names
+
 BOT_LEVELS = levels.NAMES      # the ladder of bot levels, weakest first
 
 
@@ -18,6 +20,16 @@ class User(AbstractUser):
     # A person's account driven by its owner's program through the bot API (docs/BOTS.md), not a
     # house bot (``is_bot``: the server plays those seats itself). Irreversible from the site.
     is_bot_account = models.BooleanField(_("bot account"), default=False, db_default=False)
+    # What names that look alike share (accounts/names.py): a new name whose key is taken is
+    # refused. Kept with the name on every save; not unique, since older look-alikes may exist.
+    name_key = models.TextField(editable=False, db_index=True, default="", db_default="")
+
+    def save(self, *args, **kwargs):
+        self.name_key = names.name_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:
@@ -44,7 +56,7 @@ class UserManagerHelpers:
     def guest() -> User:
         while True:
             name = f"guest-{secrets.token_hex(3)}"
-            if not User.objects.filter(username=name).exists():
+            if not names.confusable_with_existing(name):       # covers the same name
                 break
         user = User(username=name, is_guest=True)
         user.set_unusable_password()

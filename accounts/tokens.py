@@ -22,6 +22,12 @@ TOKEN_PREFIX = "cr_"
 SHOWN_PREFIX = 10           # "cr_" and seven characters: enough to tell one's tokens apart
 MAX_ACTIVE_TOKENS = 5       # per account: a leaked one is revoked, not piled up
 LAST_USED_EVERY = timedelta(minutes=1)      # last_used_at is written at most this often
+REVOKED = "token.revoked"   # the message to a token's open sockets (botapi/auth.py closes them)
+
+
+def socket_group(token_id: int) -> str:
+    """The open sockets of one token, on every process (botapi/auth.py)."""
+    return f"bot.token.{token_id}"
 
 
 class TokenError(Exception):
@@ -56,13 +62,19 @@ def create(user: User, name: str) -> tuple[ApiToken, str]:
 
 
 def revoke(user: User, token_id) -> ApiToken:
-    """Revoke one of ``user``'s tokens (revoking it again changes nothing)."""
+    """Revoke one of ``user``'s tokens (revoking it again changes nothing); once committed, the
+    sockets open with it are closed."""
+    from games import broadcast
+
     row = ApiToken.objects.filter(user=user, pk=token_id).first() if str(token_id).isdigit() else None
     if row is None:
         raise TokenError("not_found", _("You have no such token."))
     if row.revoked_at is None:
-        row.revoked_at = timezone.now()
-        row.save(update_fields=["revoked_at"])
+        with transaction.atomic():
+            row.revoked_at = timezone.now()
+            row.save(update_fields=["revoked_at"])
+            group = socket_group(row.pk)
+            broadcast.send_on_commit(lambda: [(group, {"type": REVOKED})])
     return row
 
 

@@ -7,7 +7,11 @@ user (``scope["user"]``, and ``scope["bot_token"]`` the token's id) and the sock
 the routes, with no session and no origin check: browsers cannot set that header on a WebSocket,
 so no page of another site can make one for a visitor. A wrong, revoked or otherwise unusable token
 is never taken for an anonymous visitor: the socket is accepted only to say why (one ``error``
-message) and closed with code 4401.
+message) and closed with code 4401. A token revoked while its sockets are open closes them the
+same way (``revoked_token``), whichever process holds them: each token socket listens on its
+token's group (``tokens.socket_group``), where ``tokens.revoke`` announces the revocation once it
+is committed; the socket's consumer is told the client left, so it counts the socket off its seat
+as on any close.
 
 HTTP: ``token_required`` reads the same header on the few endpoints a bot needs (botapi/views.py);
 the answer without a good token is 401 with the same ``error`` object. The token itself is never
@@ -15,10 +19,12 @@ logged, only its prefix.
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import JsonResponse
 from django.utils import translation
@@ -27,7 +33,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.core import get_usage
 
 from accounts import tokens
+from accounts.models import ApiToken
 from accounts.limits import wait_text
+from games import wire
 from games.socket_guard import turn_away
 
 log = logging.getLogger(__name__)
@@ -63,12 +71,90 @@ class BearerTokenMiddleware:
             log.info("bot socket refused (%s) for %s", err.code, scope.get("path"))
             return await _refuse(receive, send, err)
         scope = dict(scope, user=user, bot_token=token.pk)
-        return await self.bots(scope, receive, send)
+        return await _RevocableSocket(token.pk).run(self.bots, scope, receive, send)
 
 
 async def _refuse(receive, send, err: tokens.TokenError) -> None:
     """Accept only to say why, then close with BAD_TOKEN (a refused handshake carries no reason)."""
     await turn_away(receive, send, BAD_TOKEN, error_json(err.code, err.reason))
+
+
+def _revoked_error() -> dict:
+    with translation.override(settings.LANGUAGE_CODE):
+        return error_json("revoked_token", _("That API token has been revoked."))
+
+
+def _still_valid(token_id: int) -> bool:
+    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
+
+
+class _RevocableSocket:
+    """One token socket, closed when its token is revoked (see the module's docstring). Between
+    the server and the socket's consumer: it listens on the token's group on a channel of its own,
+    and when the revocation comes it sends the client the ``error`` and close 4401 and hands the
+    consumer a ``websocket.disconnect``; whatever the consumer still sends then is dropped."""
+
+    def __init__(self, token_id: int):
+        self.token_id = token_id
+        self.revoked = asyncio.Event()
+        self.accepted = self.closed = False
+
+    async def run(self, app, scope, receive, send) -> None:
+        self.receive_from_server, self.send_to_server = receive, send
+        layer = get_channel_layer()
+        if layer is None:
+            return await app(scope, receive, send)
+        group = tokens.socket_group(self.token_id)
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        listener = asyncio.ensure_future(self._listen(layer, channel))
+        try:
+            # Revoked between the handshake's check and joining the group: nothing would tell it.
+            if not await database_sync_to_async(_still_valid)(self.token_id):
+                self.revoked.set()
+            await app(scope, self.receive, self.send)
+        finally:
+            listener.cancel()
+            await layer.group_discard(group, channel)
+
+    async def _listen(self, layer, channel) -> None:
+        while not self.revoked.is_set():
+            message = await layer.receive(channel)
+            if message.get("type") == tokens.REVOKED:
+                self.revoked.set()
+
+    async def receive(self) -> dict:
+        if not self.revoked.is_set():
+            from_client = asyncio.ensure_future(self.receive_from_server())
+            revoked = asyncio.ensure_future(self.revoked.wait())
+            try:
+                await asyncio.wait({from_client, revoked}, return_when=asyncio.FIRST_COMPLETED)
+            finally:        # also when the consumer, ending, cancels its wait
+                revoked.cancel()
+                heard = from_client.done()
+                if not heard:
+                    from_client.cancel()
+            if heard:
+                return from_client.result()
+        await self._close()
+        return {"type": "websocket.disconnect", "code": BAD_TOKEN}
+
+    async def _close(self) -> None:
+        if self.closed:
+            return
+        if self.accepted:
+            await self.send_to_server({"type": "websocket.send", "text": wire.dumps(_revoked_error())})
+        await self.send_to_server({"type": "websocket.close", "code": BAD_TOKEN})
+        self.closed = True
+
+    async def send(self, message: dict) -> None:
+        if self.closed:
+            return      # the consumer's last words after the revocation closed the socket
+        if message.get("type") == "websocket.accept":
+            self.accepted = True
+        elif message.get("type") == "websocket.close":
+            self.closed = True
+        await self.send_to_server(message)
 
 
 def error_json(code: str, reason: str, **params) -> dict:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import broadcast, services as games
+from games import broadcast, limits, services as games
 from games.engine import core
 from games.errors import ServiceError
 from games.models import Seat, Table
@@ -106,6 +106,9 @@ def challenge(challenger, bot_name: str, game: str, variant: str | None, *, bank
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
     if not (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120):
         raise ServiceError("bad_request", _("That time control is not offered."))
+    # The table it may become counts against the challenger's TABLE_CREATE_RATE when accepted:
+    # over the limit, it is refused now rather than left for the bot to find refused.
+    limits.check_tables(challenger)
     now = timezone.now()
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=challenger.pk).first()   # one at a time per person
@@ -150,8 +153,12 @@ def accept(bot, challenge_id) -> Table:
         try:
             table = games.create_table(c.challenger, c.game, c.variant, rated=c.rated,
                                        bank_seconds=c.bank_seconds, increment_seconds=c.increment_seconds,
-                                       seats=seats, start=True, bots_allowed=True)
-        except ServiceError as err:     # the challenger became a guest-only case, say: refuse cleanly
+                                       seats=seats, start=True, bots_allowed=True, counted=True)
+        except ServiceError as err:
+            if err.code == limits.TOO_MANY_TABLES:      # the challenger's count, told to the bot
+                raise limits.tables_refusal(err.params["retry_after"], _(
+                    "The challenger has created many tables lately, so this challenge cannot start yet.")) from None
+            # the challenger became a guest-only case, say: refuse cleanly
             raise ServiceError(err.code, err.reason) from None
         c.status, c.table = Status.ACCEPTED, table
         c.save(update_fields=["status", "table"])

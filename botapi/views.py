@@ -14,6 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import tokens
 from accounts.models import ApiToken
+from accounts.views import profile
+from games import limits
 from games.errors import ServiceError
 
 from . import services
@@ -91,6 +93,8 @@ def challenge(request, username):
                                rated=d["rated"])
     except ServiceError as err:
         messages.error(request, err.reason)
+        if err.category == limits.RATE_LIMITED:     # the profile again, as 429 with Retry-After
+            return limits.answer(profile(request, username), err)
         return redirect("profile", username=username)
     return redirect("bot_challenge", challenge_id=c.pk)
 
@@ -129,7 +133,8 @@ def challenge_cancel(request, challenge_id):
 # --- the bot API (a bot, with its token) ------------------------------------------------------------------
 def _refused(err: ServiceError, status: int = 400) -> JsonResponse:
     out = err.as_json(None)
-    return JsonResponse(out, status={"not_found": 404, "forbidden": 403}.get(err.category, status))
+    answer = JsonResponse(out, status={"not_found": 404, "forbidden": 403}.get(err.category, status))
+    return limits.answer(answer, err)       # a limit's refusal: 429 with Retry-After
 
 
 @require_GET

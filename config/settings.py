@@ -263,10 +263,16 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True                          # the failures are all a lockout needs
 AXES_VERBOSE = False
 # Per address: accounts registered and guest accounts made; per user: tables created (the lobby's
-# form and "Play now"; tournaments' and the showcase's tables are not counted).
+# form, "Play now", accepted challenges, rematch offers; tournaments' and the showcase's tables are
+# not counted: games/limits.py).
 REGISTER_RATE = _rate("REGISTER_RATE", "10/h")
 GUEST_RATE = _rate("GUEST_RATE", "30/h")
 TABLE_CREATE_RATE = _rate("TABLE_CREATE_RATE", "10/10m")
+# Deal records checked by /replay/upload/ (each deal is replayed through the engine): uploads per
+# address, and the size of one upload in bytes and in deals (ratings/views.py).
+RECORD_UPLOAD_RATE = _rate("RECORD_UPLOAD_RATE", "10/10m")
+RECORD_UPLOAD_BYTES = env.int("RECORD_UPLOAD_BYTES", default=256 * 1024)
+RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)
 # Chat per user: messages per period, and the same words not again within this many seconds.
 CHAT_RATE = _rate("CHAT_RATE", "5/10s")
 CHAT_REPEAT_SECONDS = env.int("CHAT_REPEAT_SECONDS", default=30)

@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import limits
+from accounts import limits as accounts_limits
 from accounts.guests import login_as_guest
 from accounts.models import BOT_LEVELS
 
-from . import services
+from . import limits, services
 from .engine import core
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -139,15 +139,13 @@ def play_now(request):
             "levels": ", ".join(str(BOT_LEVEL_LABELS[lv]) for lv in BOT_LEVELS)})
     try:
         user = login_as_guest(request)          # GUEST_RATE per address
-        limits.check(request, "table")          # TABLE_CREATE_RATE per user (with the lobby's form)
-    except limits.Limited as over:
+    except accounts_limits.Limited as over:
         return over.answer(_page(request, {game: over.message}, status=429))
     try:
         table = services.create_table(user, game, variant, seats=["me"] + [level] * (rules.seats - 1),
-                                      start=True)
+                                      start=True, counted=True)     # TABLE_CREATE_RATE, with the lobby's form
     except ServiceError as err:
-        return _bad(request, game, err.reason)
-    limits.count(request, "table")
+        return limits.answer(_bad(request, game, err.reason), err)
     saved = _remembered(request)
     variants = saved.get("variants") if isinstance(saved.get("variants"), dict) else {}
     request.session[SESSION_KEY] = {"level": level, "variants": {**variants, game: variant}}

@@ -1,4 +1,13 @@
-"""Limits on chat and on socket messages.
+"""Limits on the tables a user creates, on chat and on socket messages.
+
+Tables are limited per user in the default cache (Redis in scaled mode, so every process shares
+the count): at most TABLE_CREATE_RATE new tables, however they are asked for: the lobby's form,
+"Play now", a challenge a bot account accepts (counted for its challenger) and a rematch (counted
+for the player who offers it). ``check_tables`` refuses without counting (a challenge when it is
+sent); ``take_table`` counts one and refuses when that is over the limit, in one atomic step
+(INCR), so simultaneous requests cannot all slip under it (``create_table(..., counted=True)``
+takes one once the table is known to be valid, so a form with a mistake costs nothing). Tables the
+system makes (tournaments, the showcase) are not counted.
 
 Chat is limited per user in the default cache (Redis in scaled mode), so a user's sockets on
 several web processes share one count: at most CHAT_RATE messages (django-ratelimit's fixed
@@ -19,7 +28,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from accounts.limits import wait_text
+from accounts.limits import TOO_MANY_REQUESTS, wait_text
 from django_ratelimit.core import get_usage
 
 from .errors import ServiceError
@@ -27,17 +36,64 @@ from .errors import ServiceError
 log = logging.getLogger(__name__)
 
 RATE_LIMITED = "rate_limited"
+TOO_MANY_TABLES = "too_many_tables"     # a table refused by TABLE_CREATE_RATE (category rate_limited)
 FLOODING = 4429         # the close code of a connection that kept sending over its limit
 
 
-def _refusal(reason: str, seconds: float) -> ServiceError:
+def _refusal(reason: str, seconds: float, code: str = RATE_LIMITED) -> ServiceError:
     seconds = max(1, int(round(seconds)))
-    return ServiceError(RATE_LIMITED, f"{reason} {wait_text(seconds)}", params={"retry_after": seconds})
+    return ServiceError(code, f"{reason} {wait_text(seconds)}", params={"retry_after": seconds},
+                        category=RATE_LIMITED)
+
+
+# --- tables per user ----------------------------------------------------------------------------
+def _table_usage(user, increment: bool) -> dict | None:
+    """django-ratelimit's count of ``user``'s new tables (the key the lobby's ``key="user"`` made,
+    so counts from before this module kept them carry on); None: no limit, or the cache failed."""
+    rate = settings.TABLE_CREATE_RATE
+    if not rate:
+        return None
+    try:
+        return get_usage(None, group="limit.table", key=lambda _group, _request: str(user.pk),
+                         rate=rate, increment=increment)
+    except Exception:   # the cache is down: let tables be made rather than fail
+        log.warning("table limit: the cache failed; not limiting", exc_info=True)
+        return None
+
+
+def tables_refusal(seconds: float, reason: str | None = None) -> ServiceError:
+    """The refusal of a table over TABLE_CREATE_RATE (``reason``: worded for someone else than the
+    user who is over it, e.g. the bot asked to accept his challenge)."""
+    return _refusal(reason or _("You have created many tables lately."), seconds, TOO_MANY_TABLES)
+
+
+def check_tables(user) -> None:
+    """Raise ServiceError ``too_many_tables`` when ``user`` has created TABLE_CREATE_RATE tables
+    in this window (nothing is counted)."""
+    found = _table_usage(user, increment=False)
+    if found is not None and found["count"] >= found["limit"]:
+        raise tables_refusal(found["time_left"])
+
+
+def take_table(user) -> None:
+    """Count one new table of ``user``; raise ServiceError ``too_many_tables`` when it is over
+    TABLE_CREATE_RATE."""
+    found = _table_usage(user, increment=True)
+    if found is not None and found["should_limit"]:
+        raise tables_refusal(found["time_left"])
 
 
 def _said_key(user_id: int, text: str) -> str:
     words = " ".join(text.casefold().split())
     return f"chat-said:{user_id}:{hashlib.sha256(words.encode()).hexdigest()[:32]}"
+
+
+def answer(response, refusal: ServiceError | None):
+    """An HTTP page answering a refusal: 429 with Retry-After when it was a limit's, else as is."""
+    if refusal is not None and refusal.category == RATE_LIMITED:
+        response.status_code = TOO_MANY_REQUESTS
+        response["Retry-After"] = str(refusal.params.get("retry_after", 1))
+    return response
 
 
 def check_chat(user, text: str) -> None:

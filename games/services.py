@@ -73,14 +73,17 @@ def _schedule(live: Live) -> None:
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
                  seats: list[str] | None = None, start: bool | None = None,
-                 bots_allowed: bool = False, duplicate: dict | None = None) -> Table:
+                 bots_allowed: bool = False, duplicate: dict | None = None, counted: bool = False) -> Table:
     """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
     level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
     owner takes seat 0 and the rest are open. ``start``: by default the match starts at once when
     no seat is left open (nobody else can come, so there is nothing to wait for); False keeps a
     full table waiting for its owner's ``start``. ``bots_allowed``: bot accounts (the bot API)
     may take its open seats. ``duplicate``: a duplicate tournament's deal source
-    (``fair_deals.duplicate_source``): its match plays those boards from the round's seed."""
+    (``fair_deals.duplicate_source``): its match plays those boards from the round's seed.
+    ``counted``: a table a person asked for (the lobby, "Play now", an accepted challenge), counted
+    against its owner's TABLE_CREATE_RATE (games/limits.py) once it is known to be valid; over the
+    limit it is refused (``too_many_tables``) and nothing is made."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -99,6 +102,10 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     # Bots have ratings too, so they may sit at rated tables; guests never do.
     if rated and any(not isinstance(s, str) and s.is_guest for s in spec):
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if "me" in spec:            # the owner seats himself: as if he sat down (players the system seats are its choice)
+        _check_may_sit(owner, rated=rated, bots_allowed=bots_allowed)
+    if counted:
+        limits.take_table(owner)
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
@@ -129,12 +136,7 @@ def sit(table_id: int, user, seat: int) -> None:
         t = live.table
         if t.status != Status.WAITING:
             raise ServiceError("bad_request", _("The match has already started."), t.version)
-        if t.rated and (user.is_guest or user.is_bot):
-            raise ServiceError("forbidden", _("Guests play on unrated tables only."), t.version)
-        if user.is_bot_account and not t.bots_allowed:
-            raise ServiceError("bots_not_allowed", _("This table does not allow bot accounts: its owner "
-                                                     "did not tick \"Bots may join\"."), t.version,
-                               category="forbidden")
+        _check_may_sit(user, rated=t.rated, bots_allowed=t.bots_allowed, version=t.version)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.seats):
             raise ServiceError("bad_request", _("There is no such seat."), t.version)
         if any(s.user_id == user.id for s in live.seats):
@@ -152,6 +154,17 @@ def sit(table_id: int, user, seat: int) -> None:
             return
         _bump(live, now)
         _broadcast(live, [event], now, resync=True, lobby=True)
+
+
+def _check_may_sit(user, *, rated: bool, bots_allowed: bool, version: int | None = None) -> None:
+    """Whether ``user`` may take a seat of a table so made: sitting down (``sit``) and seating
+    oneself at one's new table (``create_table``) ask the same."""
+    if rated and (user.is_guest or user.is_bot):
+        raise ServiceError("forbidden", _("Guests play on unrated tables only."), version)
+    if user.is_bot_account and not bots_allowed:
+        raise ServiceError("bots_not_allowed", _("This table does not allow bot accounts: its owner "
+                                                 "did not tick \"Bots may join\"."), version,
+                           category="forbidden")
 
 
 def leave(table_id: int, user) -> None:
@@ -575,6 +588,9 @@ def rematch(table_id: int, user, version, answer) -> None:
             _cancel_rematch(live, "declined", seat, now)
             return
         if offer is None:
+            # A new table asked for: counted against the offerer's TABLE_CREATE_RATE now (the
+            # others' yes, a bot's at once, must not find it refused).
+            limits.take_table(user)
             offer = {"status": "open", "by": seat, "since": t.version + 1,
                      "accepted": [s.index for s in live.seats if _bot_seat(s)]}
         if seat in offer["accepted"]:

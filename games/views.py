@@ -6,9 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import limits
-
-from . import loading, messages, services
+from . import limits, loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
 from .labels import bot_level_choices
@@ -47,22 +45,18 @@ def create_table(request, game):
     form = CreateTableForm(request.POST, rules=rules)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('lobby', args=[game])}")
-    over = None
+    refused = None
     if form.is_valid():
         d = form.cleaned_data
         try:
-            limits.check(request, "table")      # TABLE_CREATE_RATE per user (with "Play now")
-            table = services.create_table(
+            table = services.create_table(      # counted: TABLE_CREATE_RATE per user (games/limits.py)
                 request.user, game, d["variant"], rated=d["rated"], private=d["private"],
                 bank_seconds=d["bank_seconds"], increment_seconds=d["increment_seconds"],
-                seats=form.seats(), bots_allowed=d["bots_allowed"])
+                seats=form.seats(), bots_allowed=d["bots_allowed"], counted=True)
         except ServiceError as err:
             form.add_error(None, err.reason)
-        except limits.Limited as err:
-            form.add_error(None, err.message)
-            over = err
+            refused = err
         else:
-            limits.count(request, "table")
             url = reverse("table", args=[table.pk])
             if table.private:
                 url += f"?invite={table.invite_token}"
@@ -73,7 +67,7 @@ def create_table(request, game):
         "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
         "rules_label": rules_link_label(request.LANGUAGE_CODE),
     }, status=400)
-    return over.answer(page) if over else page
+    return limits.answer(page, refused)
 
 
 def table(request, table_id):

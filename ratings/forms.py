@@ -1,7 +1,12 @@
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy as _
 
-MAX_UPLOAD = 2 * 1024 * 1024
+
+def too_large() -> str:
+    """The refusal of records over RECORD_UPLOAD_BYTES."""
+    return gettext("The records are too large: at most %(kib)d KB at a time.") % {
+        "kib": settings.RECORD_UPLOAD_BYTES // 1024}
 
 
 class UploadForm(forms.Form):
@@ -13,8 +18,8 @@ class UploadForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         if upload is not None:
-            if upload.size > MAX_UPLOAD:
-                raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+            if upload.size > settings.RECORD_UPLOAD_BYTES:
+                raise forms.ValidationError(too_large())
             raw = upload.read()
             try:
                 data["payload"] = raw.decode("utf-8-sig")
@@ -22,6 +27,8 @@ class UploadForm(forms.Form):
                 raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
         else:
             data["payload"] = data.get("text") or ""
+            if len(data["payload"].encode()) > settings.RECORD_UPLOAD_BYTES:
+                raise forms.ValidationError(too_large())
         if not data["payload"].strip():
             raise forms.ValidationError(_("Choose a file or paste a deal record."))
         return data

@@ -4,14 +4,18 @@ Card information leaves the server only through ``_public_deal``: a finished dea
 match the viewer may see (services.deal_is_public, services.can_see_match).
 """
 import json
+import threading
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
+
+from accounts import limits
 
 from games import fair_deals
 from games.engine import fair, records
@@ -21,14 +25,19 @@ from games.models import GAME_CHOICES, Deal, Match
 
 from . import rating as R
 from . import services
-from .forms import UploadForm
+from .forms import UploadForm, too_large
 from .models import MatchPlayer
 
 GAME_LABELS = dict(GAME_CHOICES)
 PAGE_SIZE = 50
 HISTORY_PAGE = 25
-MAX_RECORDS = 200           # lines verified per upload
-MAX_REPLAYS = 30            # of which shown in the viewer (each carries every step of its deal)
+MAX_REPLAYS = 30            # of the deals of an upload, shown in the viewer (each carries every step)
+FORM_OVERHEAD = 16 * 1024   # an upload's bytes besides its records: multipart boundaries, the CSRF token
+BUSY_SECONDS = 5            # the Retry-After of an upload refused while another is checked
+# One upload is checked at a time in a web process: replaying deals is CPU work, and several
+# uploads at once would take the interpreter's lock from the server's event loop (every socket
+# and page of the process) for as long as they run.
+_checking = threading.Lock()
 
 
 def game_variants() -> list[dict]:
@@ -219,31 +228,63 @@ def parse_records(payload: str) -> list[tuple[int, object, str | None]]:
 
 
 def upload(request):
-    results, boot = [], None
-    if request.method == "POST":
-        form = UploadForm(request.POST, request.FILES)
-        if form.is_valid():
-            parsed = parse_records(form.cleaned_data["payload"])[:MAX_RECORDS]
-            deals = []
-            for line, rec, error in parsed:
-                entry = {"line": line, "ok": False, "error": error, "step": None, "action": None}
-                if rec is not None:
-                    try:
-                        rep = services.replay(rec)
-                    except records.RecordError as exc:
-                        entry.update(error=exc.reason, step=exc.step,
-                                     action=None if exc.action is None else json.dumps(exc.action))
-                    else:
-                        entry.update(ok=rep.matches, finished=rep.finished, result=json.dumps(rep.result),
-                                     stated=json.dumps(rep.stated), game=GAME_LABELS[rep.game],
-                                     variant=rep.variant, players=", ".join(player_labels(rep.players)))
-                        if not rep.matches:
-                            entry["error"] = _("the stated result differs from the engine's")
-                        if len(deals) < MAX_REPLAYS:
-                            deals.append(rep.as_json(_("Record %(n)s") % {"n": line}))
-                results.append(entry)
-            if deals:
-                boot = {"deals": deals}
-    else:
-        form = UploadForm()
-    return render(request, "ratings/upload.html", {"form": form, "results": results, "boot": boot})
+    """Check deal records through the engine. A sync view: under ASGI, Django runs it on a thread
+    of its own, off the event loop; what it may cost is bounded by RECORD_UPLOAD_BYTES,
+    RECORD_UPLOAD_DEALS, RECORD_UPLOAD_RATE per address and one upload at a time per process."""
+    if request.method != "POST":
+        return _upload_page(request, UploadForm())
+    if int(request.META.get("CONTENT_LENGTH") or 0) > settings.RECORD_UPLOAD_BYTES + FORM_OVERHEAD:
+        return _upload_page(request, UploadForm(), refusal=too_large(), status=413)
+    try:
+        limits.take(request, "upload")              # RECORD_UPLOAD_RATE per address
+    except limits.Limited as over:
+        return over.answer(_upload_page(request, UploadForm(), refusal=over.message))
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _upload_page(request, form)
+    parsed = parse_records(form.cleaned_data["payload"])
+    if len(parsed) > settings.RECORD_UPLOAD_DEALS:
+        form.add_error(None, ngettext(
+            "At most %(limit)d deal can be checked at a time; these records hold %(count)d.",
+            "At most %(limit)d deals can be checked at a time; these records hold %(count)d.",
+            settings.RECORD_UPLOAD_DEALS) % {"limit": settings.RECORD_UPLOAD_DEALS, "count": len(parsed)})
+        return _upload_page(request, form, status=413)
+    if not _checking.acquire(blocking=False):
+        form.add_error(None, _("The server is checking other records just now. Please try again in a few seconds."))
+        busy = _upload_page(request, form, status=503)
+        busy["Retry-After"] = str(BUSY_SECONDS)
+        return busy
+    try:
+        results, boot = _check_records(parsed)
+    finally:
+        _checking.release()
+    return _upload_page(request, form, results, boot)
+
+
+def _upload_page(request, form, results=(), boot=None, *, refusal: str | None = None, status=200):
+    """The upload page; ``refusal``: why records were refused before the form was read."""
+    return render(request, "ratings/upload.html", {"form": form, "results": results, "boot": boot,
+                                                   "refusal": refusal}, status=status)
+
+
+def _check_records(parsed) -> tuple[list[dict], dict | None]:
+    """Each record's verdict, and the replays of the first MAX_REPLAYS valid ones."""
+    results, deals = [], []
+    for line, rec, error in parsed:
+        entry = {"line": line, "ok": False, "error": error, "step": None, "action": None}
+        if rec is not None:
+            try:
+                rep = services.replay(rec)
+            except records.RecordError as exc:
+                entry.update(error=exc.reason, step=exc.step,
+                             action=None if exc.action is None else json.dumps(exc.action))
+            else:
+                entry.update(ok=rep.matches, finished=rep.finished, result=json.dumps(rep.result),
+                             stated=json.dumps(rep.stated), game=GAME_LABELS[rep.game],
+                             variant=rep.variant, players=", ".join(player_labels(rep.players)))
+                if not rep.matches:
+                    entry["error"] = _("the stated result differs from the engine's")
+                if len(deals) < MAX_REPLAYS:
+                    deals.append(rep.as_json(_("Record %(n)s") % {"n": line}))
+        results.append(entry)
+    return results, ({"deals": deals} if deals else None)

@@ -72,6 +72,29 @@ def test_a_bot_account_sits_only_where_bots_may_join(make_user, robo):
     assert services.playing_tables(robo) == [open_.pk]
 
 
+def test_a_bot_account_cannot_seat_itself_at_a_new_table_where_bots_may_not_join(make_user, robo):
+    """create_table asks what sit asks: the lobby's form of a bot account logged in in a browser
+    cannot make a table that seats it without "Bots may join"."""
+    from django.test import Client
+    from django.urls import reverse
+
+    for seats in (None, ["me", "basic"], ["", "me"]):
+        with pytest.raises(ServiceError) as err:
+            games.create_table(robo, "sixtysix", seats=seats)
+        assert err.value.code == "bots_not_allowed" and "Bots may join" in err.value.reason
+    browser = Client()
+    browser.force_login(robo)
+    answer = browser.post(reverse("create_table", args=["sixtysix"]),
+                          {"variant": "kurnik", "bank_seconds": 300, "increment_seconds": 5,
+                           "seat_0": "me", "seat_1": "basic"})
+    assert answer.status_code == 400 and "Bots may join" in answer.content.decode()
+    assert not Table.objects.exists()
+    # Where bots may join it may; and a table it makes without sitting there is its owner's choice.
+    seated = games.create_table(robo, "sixtysix", seats=["me", "basic"], bots_allowed=True)
+    assert Table.objects.get(pk=seated.pk).status == Table.Status.PLAYING
+    games.create_table(robo, "sixtysix", seats=["", "basic"])
+
+
 def test_a_challenge_accepted_makes_a_started_table_with_both_seated(make_user, robo, sent,
                                                                      django_capture_on_commit_callbacks):
     ala = make_user("ala")

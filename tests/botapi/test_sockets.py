@@ -1,5 +1,6 @@
 """The bot API's sockets through WebsocketCommunicator: a token on the table socket (good, wrong,
 revoked, not a bot account's), what the token authorises, the event socket's challenge flow."""
+import asyncio
 import json
 
 import pytest
@@ -180,3 +181,41 @@ async def test_the_event_socket_brings_challenges_and_accepting_one_starts_the_t
     assert snap["you"] == 1 and snap["view"]["hand"]
     await table_sock.comm.disconnect()
     await sock.comm.disconnect()
+
+
+async def test_revoking_a_token_closes_its_open_sockets_and_the_seat_counts_them_off(make_user, task_queue):
+    """The event socket and a table socket opened with a token are closed with its reason (4401)
+    once the token is revoked; another token's socket stays open, and the seat is counted off as
+    on any close."""
+    owner = await db(make_user)("owner")
+    robo, token = await db(_bot_with_token)(make_user)
+    _row, other = await db(tokens.create)(robo, "other")
+    table = await db(services.create_table)(owner, "sixtysix", seats=["basic", ""], bots_allowed=True)
+    events = await token_socket("/ws/bot/", token)
+    await events.recv(), await events.recv()            # challenges, playing
+    seat = await token_socket(f"/ws/table/{table.pk}/", token)
+    await seat.recv()
+    assert (await seat.request({"type": "sit", "seat": 1}))["you"] == 1
+    await seat.drain()
+    kept = await token_socket("/ws/bot/", other)
+    await kept.recv(), await kept.recv()
+    row = await db(lambda: robo.api_tokens.get(name="test"))()
+    await db(tokens.revoke)(robo, row.pk)
+    for sock in (events, seat):
+        out = [await sock.comm.receive_output(timeout=2)]
+        while out[-1]["type"] != "websocket.close":
+            out.append(await sock.comm.receive_output(timeout=2))
+        told = [json.loads(o["text"]) for o in out if o["type"] == "websocket.send"]
+        assert told[-1]["code"] == "revoked_token" and "revoked" in told[-1]["reason"]
+        assert out[-1] == {"type": "websocket.close", "code": 4401}
+    # The seat's socket is counted off (its consumer was told the client left): wait for it.
+    from games.models import Seat
+    connections = db(lambda: Seat.objects.get(table=table, index=1).connections)
+    for _ in range(400):
+        if await connections() == 0:
+            break
+        await asyncio.sleep(0.025)
+    assert await connections() == 0
+    # The other token's socket still works.
+    assert (await kept.request({"type": "sync"}))["type"] == "challenges"
+    await kept.comm.disconnect()
