@@ -167,6 +167,7 @@
         return;
       case "ratings":
         S.ratings = msg.changes || null;
+        (S.ratings || []).forEach(function (r) { if (S.seatRatings) S.seatRatings[r.seat] = r.after; });
         break;
       case "error":
         if (SEED_REFUSALS.indexOf(msg.code) >= 0) return;   /* a seed that came too late: nothing to show */
