@@ -464,6 +464,8 @@
       var info = tb && tb.seats ? tb.seats[seat] : null;
       var head = el("div", "seat-head");
       var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
+      name.classList.add("long-name");
+      name.title = name.textContent;
       if (info && info.name) head.appendChild(avatar(name.textContent));
       head.appendChild(pmSeatName(name, info));     /* players' menu: a button for another player */
       if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
@@ -1052,7 +1054,12 @@
     var table = el("table", "score-table");
     var thead = el("tr");
     thead.appendChild(el("th", "", "#"));
-    cols.forEach(function (c) { thead.appendChild(el("th", "", c)); });
+    cols.forEach(function (c) {
+      var th = el("th");
+      th.appendChild(el("span", "long-name", c));     // whole; only a name beyond any sign-up's is cut
+      th.title = c;
+      thead.appendChild(th);
+    });
     table.appendChild(thead);
     var results = (tb && tb.match && tb.match.results) || [];
     results.forEach(function (r, i) {

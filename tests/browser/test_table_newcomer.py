@@ -117,8 +117,9 @@ def test_the_deal_result_is_in_sight_on_a_phone_scrolled_to_the_hand(server, new
 
 
 # ---------------------------------------------------------------- 9. names in full
-CUT_NAMES = """() => [...document.querySelectorAll('.seat-name, #scores th, .last-name')]
-  .filter(n => n.scrollWidth > n.clientWidth + 1 || getComputedStyle(n).textOverflow === 'ellipsis')
+CUT_NAMES = """() => [...document.querySelectorAll('.seat-name, #scores th, #scores th .long-name, .last-name')]
+  .filter(n => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1
+               || getComputedStyle(n).textOverflow === 'ellipsis')
   .map(n => n.textContent)"""
 
 
