@@ -174,13 +174,14 @@ def test_the_live_lists_say_what_their_dot_means(server, new_page):
 FOCUSED = "() => { const a = document.activeElement; return a ? (a.dataset.card ? 'card' : a.id || a.dataset.skipTo || a.tagName) : null; }"
 
 
-def test_two_keys_reach_the_hand_and_two_more_the_actions(server, new_page):
-    page = new_page()
+def test_two_keys_reach_the_hand_and_two_more_the_actions(server, new_page, artifacts):
+    page = new_page(*VIEWPORTS["desktop"])
     me = register(page, server, prefix="kb")
     open_scenario(page, server, me)
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED) == "hand"                  # the page's first Tab stop
     assert page.locator("a[data-skip-to=hand]").bounding_box()["y"] >= 0     # in sight once focused
+    page.screenshot(path=str(artifacts / "issue30-skip-link-desktop.png"))
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.matches('#hand button.card.legal')")
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
