@@ -134,16 +134,24 @@ def _announce(table, seat_users: list[int | None], changes: list[RatingChange]) 
     broadcast.send_on_commit(lambda: messages.table_payloads(table_id, game, payload))
 
 
-def snapshot_ratings(live) -> dict | None:
-    """A reconnecting socket's rating changes of the table's finished rated match (games.signals
-    snapshot_extras)."""
+def snapshot_ratings(live) -> dict:
+    """What a socket's snapshot says of ratings (games.signals snapshot_extras): each seat's
+    player's rating in the table's game and variant (``seat_ratings``; None for an empty seat), and
+    at a finished rated match its rating changes (``ratings``)."""
+    extra = {"seat_ratings": seat_ratings(live)}
     match = live.match
-    if not (live.table.rated and match is not None and match.finished):
-        return None
-    changes = list(RatingChange.objects.filter(match=match))
-    if not changes:
-        return None
-    return {"ratings": seat_rating_changes([s.user_id for s in live.seats], changes)}
+    if live.table.rated and match is not None and match.finished:
+        changes = list(RatingChange.objects.filter(match=match))
+        if changes:
+            extra["ratings"] = seat_rating_changes([s.user_id for s in live.seats], changes)
+    return extra
+
+
+def seat_ratings(live) -> list[int | None]:
+    """The display rating of each seat's player (the table's game and variant), in one query."""
+    users = [s.user_id for s in live.seats]
+    known = current_ratings([u for u in users if u], live.table.game, live.table.variant)
+    return [known.get(u) if u else None for u in users]
 
 
 def unrated_matches(limit: int = 200, within_days: int = 2) -> list[int]:

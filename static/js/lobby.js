@@ -54,16 +54,20 @@
       var node = tpl.content.firstElementChild.cloneNode(true);
       node.querySelector(".seat-label").textContent = seatLabel.replace("{n}", i + 1);
       var sel = node.querySelector("select");
-      sel.name = "seat_" + i;
-      sel.value = "basic";
+      sel.name = "seat_" + i;      // open for a player unless the creator picks a bot
       fields.appendChild(node);
     }
-    // Bots have ratings too (ratings app): a table with bots may be rated.
   }
 
   /* ---------------------------------------------------------------- live list */
   var rows = document.getElementById("lobby-rows");
   var conn = document.getElementById("lobby-conn");
+  /* The list's connection, said in words (a coloured dot alone told nobody anything). */
+  function setConn(state) {
+    conn.className = "conn conn-" + state;
+    conn.textContent = t("conn_" + state);
+    conn.title = t("conn_" + state + "_title");
+  }
 
   function render(tables) {
     while (rows.firstChild) rows.removeChild(rows.firstChild);
@@ -138,15 +142,15 @@
     var u = app.dataset.wsUrl || ("/ws/lobby/" + game + "/");
     if (!/^wss?:/.test(u)) u = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + u;
     var ws = new WebSocket(u);
-    ws.onopen = function () { retry = 0; conn.textContent = ""; conn.className = "conn"; };
+    setConn(retry ? "lost" : "connecting");
+    ws.onopen = function () { retry = 0; setConn("online"); };
     ws.onmessage = function (ev) {
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "tables") render(msg.tables || []);
     };
     ws.onclose = function () {
-      conn.textContent = t("conn_lost");
-      conn.className = "conn conn-lost";
+      setConn("lost");
       setTimeout(connect, Math.min(15000, 500 * Math.pow(2, retry++)));
     };
   }

@@ -51,7 +51,9 @@
     overlay: null, overlayDismissed: {}, ws: null, retry: 0, conn: "connecting",
     clockAt: Date.now(), skew: 0, gotSnapshot: false
   };
-  window.tableClient = { state: S, t: t };
+  /* ``presenting()``: the middle of the table is still showing a finished trick (held, or
+   * sweeping to its winner); the prompt and the playable marks wait for it (tests read this). */
+  window.tableClient = { state: S, t: t, presenting: function () { return !trickStage().idle(); } };
 
   var $ = function (sel) { return app.querySelector(sel); };
 
@@ -165,6 +167,7 @@
         return;
       case "ratings":
         S.ratings = msg.changes || null;
+        (S.ratings || []).forEach(function (r) { if (S.seatRatings) S.seatRatings[r.seat] = r.after; });
         break;
       case "error":
         if (SEED_REFUSALS.indexOf(msg.code) >= 0) return;   /* a seed that came too late: nothing to show */
@@ -210,6 +213,7 @@
     if (msg.table) S.table = msg.table;
     S.view = msg.view || null;
     if (msg.you !== undefined) S.you = msg.you;
+    if (msg.seat_ratings !== undefined) S.seatRatings = msg.seat_ratings;     // snapshots only
     S.clockAt = Date.now();
     var serverNow = first(msg.now, msg.server_time, S.table && S.table.clocks && S.table.clocks.now);
     if (typeof serverNow === "number") S.skew = serverNow - Date.now();
@@ -376,6 +380,25 @@
     FX.turnSignal(mine, t("your_turn") + " \u2014 " + (title ? title.textContent.trim() + " " : "") + "#" + tableId);
   }
 
+  /* The page's first Tab stops (templates/games/table.html): "Skip to your cards" lands on the card
+   * the hand offers to Tab (a playable one when it is our turn), "Skip to the actions" on the
+   * prompt's first button (the claim of a leaver's win first); each falls back to its region. */
+  var SKIP_TARGETS = {
+    hand: ["#hand button.card[tabindex='0']", "#hand"],
+    actions: ["#leaver-bar:not([hidden]) button:not([disabled])", "#prompt button:not([disabled])", "#prompt"]
+  };
+  function bindSkipLinks() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-skip-to]"), function (link) {
+      link.addEventListener("click", function (e) {
+        var found = null;
+        (SKIP_TARGETS[link.getAttribute("data-skip-to")] || []).some(function (sel) { return (found = $(sel)); });
+        if (!found) return;
+        e.preventDefault();
+        found.focus();
+      });
+    });
+  }
+
   /* The table's settings: the sound switch and the four-colour deck, both remembered. */
   function bindSettings() {
     var sound = document.getElementById("sound-on"), four = document.getElementById("four-colour");
@@ -441,7 +464,9 @@
       var info = tb && tb.seats ? tb.seats[seat] : null;
       var head = el("div", "seat-head");
       var name = el("span", "seat-name", info && !info.name ? t("empty_seat") : seatName(seat));
-      name.title = name.textContent;   // cut with an ellipsis when long: the whole name on hover
+      name.classList.add("long-name");
+      name.title = name.textContent;
+      if (info && info.name) head.appendChild(avatar(name.textContent));
       head.appendChild(pmSeatName(name, info));     /* players' menu: a button for another player */
       if (info && info.is_bot && !isBotName(info.name)) head.appendChild(el("span", "badge bot", t("bot_" + (info.bot_level || "basic"))));
       if (info && info.bot_account && !info.is_bot) {   // a bot account (the bot API)
@@ -462,6 +487,12 @@
         var clock = el("span", "clock" + (ms < 15000 && acting.indexOf(seat) >= 0 ? " low" : ""), fmtClock(ms));
         clock.setAttribute("data-clock-seat", seat);
         line.appendChild(clock);
+      }
+      var rating = info && info.name && S.seatRatings ? S.seatRatings[seat] : null;
+      if (typeof rating === "number") {
+        var rated = el("span", "stat seat-rating", t("rating_n", { n: rating }));
+        rated.setAttribute("data-rating-seat", seat);
+        line.appendChild(rated);
       }
       if (v) {
         line.appendChild(el("span", "stat", t("tricks_n", { n: (v.tricks_won || [])[seat] || 0 })));
@@ -494,6 +525,27 @@
         box.appendChild(el("div", "seat-note", t("has_passed")));
       }
     }
+  }
+
+  /* A player's picture: the initials of the name shown, on a colour that follows from that name (the
+   * same at every table; two bots of a level differ by their numbers). Decorative: the name beside
+   * it says who it is. */
+  var AVATAR_COLOURS = 8;
+  function avatar(name) {
+    var hash = 0;
+    for (var i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+    var node = el("span", "avatar avatar-" + (hash % AVATAR_COLOURS), initials(name));
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+  /* "Ala Kot" AK, "Bot 2 (basic)" B2, "guest-f1a2b3" GU (a code of letters and digits is no
+   * initial), "demo" DE. */
+  function initials(name) {
+    var words = name.split(/[^0-9A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]+/).filter(Boolean);
+    if (!words.length) return name.charAt(0).toUpperCase();
+    var second = words[1] || "";
+    var usable = /^\d+$/.test(second) || (second && !/\d/.test(second));
+    return (usable ? words[0].charAt(0) + second.charAt(0) : words[0].slice(0, 2)).toUpperCase();
   }
 
   /* The middle of the table: the trick lives on a stage that keeps its cards between renders
@@ -610,6 +662,8 @@
     var acting = toAct();
     var mine = me !== null && acting.indexOf(me) >= 0 && legal().length > 0;
     var others = acting.filter(function (s) { return s !== me; }).map(seatName);
+    // The finished trick is still on the felt: the turn is asked once the trick it is about shows.
+    if (mine && !trickStage().idle()) return;
 
     if (v.phase === "pass") return promptPass(text, actions, v, mine, others);
     if (mine) {
@@ -852,7 +906,8 @@
 
   /* Each card's look, Tab stop and spoken name for the state now. */
   function updateHandCards(wrap, v) {
-    var plays = legalPlays(), passing = passingNow(), received = v.received || [];
+    var settled = trickStage().idle();      // as the prompt: no playable card while a trick is held
+    var plays = settled ? legalPlays() : {}, passing = settled && passingNow(), received = v.received || [];
     var choosing = passing || Object.keys(plays).length > 0;   // dim only what may not be played now
     var cards = wrap.querySelectorAll("button.card.in-hand"), anyStop = false;
     Array.prototype.forEach.call(cards, function (card) {
@@ -913,7 +968,7 @@
   $("#hand").addEventListener("keydown", onHandKey);
 
   function onCard(code, actions, passing) {
-    if (S.busy) return;
+    if (S.busy || !trickStage().idle()) return;     // not playable yet: the felt shows the last trick
     if (passing) {
       var i = S.selected.indexOf(code);
       if (i >= 0) S.selected.splice(i, 1);
@@ -999,7 +1054,12 @@
     var table = el("table", "score-table");
     var thead = el("tr");
     thead.appendChild(el("th", "", "#"));
-    cols.forEach(function (c) { thead.appendChild(el("th", "", c)); });
+    cols.forEach(function (c) {
+      var th = el("th");
+      th.appendChild(el("span", "long-name", c));     // whole; only a name beyond any sign-up's is cut
+      th.title = c;
+      thead.appendChild(th);
+    });
     table.appendChild(thead);
     var results = (tb && tb.match && tb.match.results) || [];
     results.forEach(function (r, i) {
@@ -1716,6 +1776,7 @@
   }
 
   bindSettings();
+  bindSkipLinks();
   render();
   connect();
 })();

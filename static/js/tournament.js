@@ -9,6 +9,13 @@
   var conn = document.getElementById("tournament-conn");
   var shown = -1, loading = false, again = false, delay = 500;
 
+  /* The connection, said in words: the span's data-connecting / data-online / data-lost. */
+  function setConn(state) {
+    if (!conn) return;
+    conn.className = "conn conn-" + state;
+    conn.textContent = conn.getAttribute("data-" + state) || "";
+  }
+
   function currentVersion() {
     var node = live.querySelector("[data-version]");
     return node ? parseInt(node.dataset.version, 10) : -1;
@@ -61,8 +68,8 @@
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     var ws = new WebSocket(proto + location.host + app.dataset.wsUrl);
-    if (conn) conn.className = "conn conn-connecting";
-    ws.onopen = function () { delay = 500; if (conn) conn.className = "conn conn-online"; };
+    setConn(delay > 500 ? "lost" : "connecting");
+    ws.onopen = function () { delay = 500; setConn("online"); };
     ws.onmessage = function (ev) {
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -72,7 +79,7 @@
       if (msg.type === "update" || msg.state.version !== shown) refresh();
     };
     ws.onclose = function () {
-      if (conn) conn.className = "conn conn-lost";
+      setConn("lost");
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     };

@@ -91,8 +91,11 @@ def play_until(page, game, done_selector, timeout=90, max_steps=None):
 
 
 def wait_my_turn(page):
+    """Our turn, as the page asks it: once the felt shows the trick it is about (a finished trick
+    held there first makes the prompt and the playable cards wait, static/js/table.js)."""
     page.wait_for_function(
-        "() => { const s = window.tableClient.state; return s.view && s.view.legal.length > 0 && !s.busy; }")
+        "() => { const s = window.tableClient.state;"
+        " return s.view && s.view.legal.length > 0 && !s.busy && !window.tableClient.presenting(); }")
 
 
 def wait_passed_and_my_turn(page):
@@ -101,7 +104,7 @@ def wait_passed_and_my_turn(page):
     page.wait_for_function(
         "() => { const s = window.tableClient.state, v = s.view;"
         " return v && v.phase !== 'pass' && v.received && v.received.length === 3"
-        " && v.legal.length > 0 && !s.busy; }")
+        " && v.legal.length > 0 && !s.busy && !window.tableClient.presenting(); }")
 
 
 def dom_cards(page):

@@ -210,3 +210,19 @@ def test_current_ratings_answers_many_players_in_one_query(make_user, make_bot, 
     with django_assert_num_queries(1):
         got = services.current_ratings([ala, bot, ola], "sixtysix", "kurnik")
     assert got[ola.pk] == 1500 and got[ala.pk] != 1500
+
+
+def test_a_snapshot_says_each_seated_players_rating(make_user, make_bot, rating_queue):
+    """The table shows each player's rating beside his name (his own among them)."""
+    from games import messages
+    ala, bot = make_user("ala"), make_bot("b1")
+    finished_match(ala, "sixtysix", [ala, bot])
+    rating_queue.run()
+    sixtysix = games.create_table(ala, "sixtysix", seats=["me", ""])
+    hearts = games.create_table(ala, "hearts", seats=["me", "basic", "", ""])
+    snap, seat = messages.snapshot(sixtysix.pk, ala)
+    rated = Rating.objects.get(user=ala, game="sixtysix", variant=sixtysix.variant).display
+    assert seat == 0 and rated != R.DEFAULT_DISPLAY
+    assert snap["seat_ratings"] == [rated, None]
+    snap, _seat = messages.snapshot(hearts.pk, ala)           # no hearts match yet: the default
+    assert snap["seat_ratings"][0] == R.DEFAULT_DISPLAY and snap["seat_ratings"][2:] == [None, None]
