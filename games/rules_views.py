@@ -21,19 +21,19 @@ TITLES = dict(
         "en": "Sixty-six: the rules",
         "pl": "Sześćdziesiąt sześć (66): zasady gry",
         "bg": "Сантасе (66): правила на играта",
-        "de": "Sechsundsechzig (66) und Schnapsen: die Spielregeln",
+        "de": "Sechsundsechzig und Schnapsen: Spielregeln",
     },
     hearts={
         "en": "Hearts: the rules",
         "pl": "Kierki: zasady gry",
         "bg": "Сърца: правила на играта",
-        "de": "Hearts: die Spielregeln",
+        "de": "Hearts: Spielregeln",
     },
     spades={
         "en": "Spades: the rules",
         "pl": "Pik: zasady gry",
         "bg": "Пики: правила на играта",
-        "de": "Spades: die Spielregeln",
+        "de": "Spades: Spielregeln",
     },
 )
 
