@@ -100,3 +100,18 @@ def test_the_language_picker_offers_deutsch(client):
     assert '<option value="de">Deutsch</option>' in picker
     for code, name in (("en", "English"), ("pl", "polski"), ("bg", "български")):
         assert f'value="{code}"' in picker and name in picker
+
+
+@pytest.mark.django_db
+def test_the_password_reset_email_is_in_german_for_a_german_browser(client, make_user):
+    from django.core import mail
+    from django.urls import reverse
+    make_user("ala", email="ala@example.com")
+    page = client.post(reverse("password_reset"), {"email": "ala@example.com"}, HTTP_ACCEPT_LANGUAGE="de-AT",
+                       follow=True).content.decode()
+    assert "Sieh in deinen E-Mails nach" in page
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert "Passwort" in message.subject
+    assert "das Passwort deines Kontos ala zurückzusetzen" in message.body
+    assert "Hier kannst du ein neues festlegen:" in message.body
