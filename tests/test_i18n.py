@@ -115,3 +115,9 @@ def test_the_password_reset_email_is_in_german_for_a_german_browser(client, make
     assert "Passwort" in message.subject
     assert "das Passwort deines Kontos ala zurückzusetzen" in message.body
     assert "Hier kannst du ein neues festlegen:" in message.body
+
+
+@pytest.mark.parametrize("accept", [b"de-AT,de;q=0.9", b"de-DE", b"fr-FR,de-CH;q=0.7"])
+def test_the_table_socket_answers_a_german_browser_in_german(accept):
+    from games.consumers import _language
+    assert _language({"headers": [(b"accept-language", accept)], "cookies": {}}) == "de"
