@@ -35,7 +35,7 @@ test: install
 
 # Recompile translations (needs gettext; the compiled .mo files are committed).
 messages:
-	$(BIN)/python manage.py makemessages -l pl -l bg --ignore=.venv --ignore=tests
+	$(BIN)/python manage.py makemessages -l pl -l bg -l de --ignore=.venv --ignore=tests
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:

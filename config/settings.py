@@ -143,7 +143,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- languages --------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("pl", _("Polish")), ("bg", _("Bulgarian"))]
+LANGUAGES = [("en", _("English")), ("pl", _("Polish")), ("bg", _("Bulgarian")), ("de", _("German"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

@@ -1,4 +1,5 @@
-"""The rules pages: one page per game (docs/RULES.md for players), in English, Polish and Bulgarian.
+"""The rules pages: one page per game (docs/RULES.md for players), in English, Polish, Bulgarian
+and German.
 
 The text lives in per-language template fragments, ``templates/rules/<game>.<lang>.html``, written
 by hand in each language (no gettext), and ``templates/rules/page.html`` wraps the one for the
@@ -11,7 +12,7 @@ from django.template.loader import select_template
 
 from .engine.core import GAME_NAMES
 
-LANGS = ("en", "pl", "bg")
+LANGS = ("en", "pl", "bg", "de")
 DEFAULT_LANG = "en"
 
 # The page's <title> and <h1>, per game, per language.
@@ -20,22 +21,25 @@ TITLES = dict(
         "en": "Sixty-six: the rules",
         "pl": "Sześćdziesiąt sześć (66): zasady gry",
         "bg": "Сантасе (66): правила на играта",
+        "de": "Sechsundsechzig und Schnapsen: Spielregeln",
     },
     hearts={
         "en": "Hearts: the rules",
         "pl": "Kierki: zasady gry",
         "bg": "Сърца: правила на играта",
+        "de": "Hearts: Spielregeln",
     },
     spades={
         "en": "Spades: the rules",
         "pl": "Pik: zasady gry",
         "bg": "Пики: правила на играта",
+        "de": "Spades: Spielregeln",
     },
 )
 
 # The label of the link from a game's lobby to its rules page, and back.
-RULES_LINK_LABELS = {"en": "Rules", "pl": "Zasady gry", "bg": "Правила"}
-PLAY_LINK_LABELS = {"en": "Find a table", "pl": "Znajdź stół", "bg": "Намери маса"}
+RULES_LINK_LABELS = {"en": "Rules", "pl": "Zasady gry", "bg": "Правила", "de": "Spielregeln"}
+PLAY_LINK_LABELS = {"en": "Find a table", "pl": "Znajdź stół", "bg": "Намери маса", "de": "Tisch finden"}
 
 
 def reader_language(code: str | None) -> str:

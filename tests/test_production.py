@@ -43,7 +43,7 @@ def test_scaled_mode_refuses_to_start_without_a_secret_key():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language, heading", [("en", "Page not found"), ("pl", "Nie ma takiej strony"),
-                                               ("bg", "Няма такава страница")])
+                                               ("bg", "Няма такава страница"), ("de", "Seite nicht gefunden")])
 def test_missing_page_is_a_friendly_404_in_the_visitors_language(client, language, heading):
     response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 404
@@ -54,7 +54,7 @@ def test_missing_page_is_a_friendly_404_in_the_visitors_language(client, languag
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language, heading", [("en", "Something went wrong"), ("pl", "Coś poszło nie tak"),
-                                               ("bg", "Нещо се обърка")])
+                                               ("bg", "Нещо се обърка"), ("de", "Etwas ist schiefgegangen")])
 def test_server_error_page_stands_alone_in_the_visitors_language(language, heading):
     request = RequestFactory().get("/")
     with translation.override(language):

@@ -31,9 +31,9 @@ def test_it_tells_a_taken_name_whatever_its_case(client, make_user, name):
     assert User.objects.filter(username__iexact="demo").count() == 1
 
 
-def test_it_tells_a_taken_name_in_polish_and_bulgarian(client, make_user):
+def test_it_tells_a_taken_name_in_polish_bulgarian_and_german(client, make_user):
     make_user("demo")
-    for lang, words in (("pl", "już istnieje"), ("bg", "вече съществува")):
+    for lang, words in (("pl", "już istnieje"), ("bg", "вече съществува"), ("de", "bereits vergeben")):
         client.cookies["django_language"] = lang
         errors = field_errors(register(client, "Demo").content.decode(), "username")
         assert len(errors) == 1 and words in errors[0], errors

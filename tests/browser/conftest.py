@@ -62,11 +62,13 @@ def browser(server):
 
 @pytest.fixture
 def new_page(browser):
-    """``new_page(width=1280, height=860)``: a page in a fresh context (own cookies)."""
+    """``new_page(width=1280, height=860, locale=None)``: a page in a fresh context (own cookies);
+    a locale such as "de-AT" is the browser's language (its Accept-Language)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 860):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1280, height: int = 860, locale: str | None = None):
+        ctx = browser.new_context(viewport={"width": width, "height": height},
+                                  **({"locale": locale} if locale else {}))
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()

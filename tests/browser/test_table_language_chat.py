@@ -1,4 +1,4 @@
-"""The table page in Polish and Bulgarian (server strings, client strings, bot names, a refusal
+"""The table page in Polish, Bulgarian and German (server strings, client strings, bot names, a refusal
 reason from the engine), and the table chat reaching a spectator in another browser context."""
 import json
 import re
@@ -14,6 +14,8 @@ PAGES = {
            "refusal": "Licytacja jeszcze trwa: najpierw zalicytuj."},
     "bg": {"sidebar": ["Резултат", "Последна взятка", "Чат"], "bot": "Бот {n} (случаен)",
            "refusal": "Наддаването още не е свършило: първо наддайте."},
+    "de": {"sidebar": ["Stand", "Letzter Stich", "Chat"], "bot": "Bot {n} (zufällig)",
+           "refusal": "Das Bieten läuft noch: erst bieten, dann spielen."},
 }
 
 
@@ -24,7 +26,7 @@ def switch_language(page, code):
     assert page.get_attribute("html", "lang") == code
 
 
-def test_it_shows_the_table_in_polish_and_in_bulgarian(server, new_page, artifacts):
+def test_it_shows_the_table_in_polish_bulgarian_and_german(server, new_page, artifacts):
     page = new_page()
     me = register(page, server)
     table_id = server.scenario({"owner": me, "game": "spades", "variant": "standard",

@@ -12,6 +12,7 @@ LABELS = {
     "en": {"kurnik": "Kurnik", "jack_of_diamonds": "Jack of diamonds"},
     "pl": {"kurnik": "Kurnik", "jack_of_diamonds": "Walet karo"},
     "bg": {"kurnik": "Курник", "jack_of_diamonds": "Вале каро"},
+    "de": {"kurnik": "Kurnik", "jack_of_diamonds": "Karo-Bauer"},
 }
 
 
@@ -30,7 +31,7 @@ def test_it_shows_an_unknown_variant_as_it_is():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang", ["en", "pl", "bg"])
+@pytest.mark.parametrize("lang", ["en", "pl", "bg", "de"])
 def test_it_shows_translated_variants_on_the_profile_and_in_the_lobby(client, make_user, lang):
     from games import services
     ala = make_user("ala")

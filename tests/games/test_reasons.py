@@ -149,8 +149,8 @@ def test_an_illegal_action_carries_its_code_parameters_and_english_sentence():
         IllegalAction("no_such_code")
 
 
-@pytest.mark.parametrize("lang", ["pl", "bg"])
-def test_every_refusal_met_reads_in_polish_and_bulgarian(produced, lang):
+@pytest.mark.parametrize("lang", ["pl", "bg", "de"])
+def test_every_refusal_met_reads_in_polish_bulgarian_and_german(produced, lang):
     with translation.override(lang):
         for code, exc in produced.items():
             text = reasons.translate(exc)
@@ -169,6 +169,8 @@ def test_it_translates_parameters_suits_as_words_of_the_language():
     with translation.override("bg"):
         text = reasons.translate(IllegalAction("marriage_partner_missing", partner="KH", card="QH"))
         assert "KH" in text and "QH" in text and "You" not in text
+    with translation.override("de"):
+        assert reasons.translate(IllegalAction("must_trump", suit="S")) == "Du musst trumpfen (du hast Pik auf der Hand)."
     with translation.override("en"):
         assert reasons.translate(IllegalAction("must_trump", suit="S")) == "You must trump (you hold a spade)."
 
@@ -176,7 +178,7 @@ def test_it_translates_parameters_suits_as_words_of_the_language():
 def test_every_template_keeps_its_parameters_in_every_language():
     for code, template in reasons.MESSAGES.items():
         names = set(re.findall(r"%\((\w+)\)s", template))
-        for lang in ("pl", "bg"):
+        for lang in ("pl", "bg", "de"):
             with translation.override(lang):
                 text = translation.gettext(template)
             assert text != template, (lang, code)

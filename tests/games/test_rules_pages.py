@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import rules_views
 from games.engine.core import GAME_NAMES, get_rules
 
-LANGS = ("en", "pl", "bg")
+LANGS = ("en", "pl", "bg", "de")
 
 # Facts each page must state, in its own language (besides its title).
 FACTS = {
@@ -20,11 +20,16 @@ FACTS = {
                "14 + 20 + 40 = 74", "66 po meldunku", "punkty za rozdanie"],
         "bg": ["66", "K♣", "коз", "талон", "затвор", "двайсет", "четиресет", "взятка", "33",
                "14 + 20 + 40 = 74", "игрови точки"],
+        "de": ["66", "K♣", "A♥ 9♥ K♠ Q♦ A♣ 10♣", "33", "Trumpf", "Atout", "Talon", "Zudrehen", "zugedreht",
+               "Bauer", "20er", "40er", "Stich", "Farbe bedienen", "Augen", "120", "Bummerl",
+               "14 + 20 + 40 = 74", "2 Spielpunkte", "11 Spielpunkte"],
     },
     "hearts": {
         "en": ["2♣", "Q♠", "J♦", "−10", "100", "shot the moon", "26", "broken", "across"],
         "pl": ["2♣", "Q♠", "J♦", "−10", "100", "ustrzelił księżyc", "26", "złamane", "naprzeciwko"],
         "bg": ["2♣", "Q♠", "J♦", "−10", "100", "ударил луната", "26", "счупени", "отсреща"],
+        "de": ["2♣", "Q♠", "J♦", "−10", "100", "den Mond geschossen", "26", "gebrochen", "gegenüber",
+               "Pik-Dame", "Karo-Bauer", "Farbe bedienen"],
     },
     "spades": {
         "en": ["500", "−200", "blind nil", "200 points or more", "bag", "starting with the dealer",
@@ -33,6 +38,8 @@ FACTS = {
                "zaczynając od rozdającego", "wychodzi rozdający", "7 × 10 + 2 = 72"],
         "bg": ["500", "−200", "сляпо нула", "200 или повече точки", "излишн",
                "като се започва от раздаващия", "открива раздаващият", "7 × 10 + 2 = 72"],
+        "de": ["500", "−200", "Blind Null", "200 Punkte oder mehr", "Überstich",
+               "beginnend beim Geber", "Geber spielt aus", "7 × 10 + 2 = 72"],
     },
 }
 
@@ -115,10 +122,11 @@ def test_it_reads_english_without_a_language_cookie(client):
 
 
 def test_it_reads_an_unknown_language_as_english():
-    assert rules_views.reader_language("de") == "en"
+    assert rules_views.reader_language("fr") == "en"
     assert rules_views.reader_language(None) == "en"
     assert rules_views.reader_language("pl") == "pl"
     assert rules_views.reader_language("bg-BG") == "bg"
+    assert rules_views.reader_language("de-AT") == "de"
 
 
 @pytest.mark.django_db
@@ -160,3 +168,5 @@ def test_it_has_a_short_summary_for_each_game_and_language(game, lang):
         assert re.search("[а-я]", text)
     if lang == "pl":
         assert re.search("[ąęłńóśźż]", text)
+    if lang == "de":
+        assert re.search("[äöüß]", text)

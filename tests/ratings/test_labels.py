@@ -11,7 +11,7 @@ from .factories import finished_match
 
 pytestmark = pytest.mark.django_db
 
-KURNIK = {"en": "Kurnik", "pl": "Kurnik", "bg": "Курник"}
+KURNIK = {"en": "Kurnik", "pl": "Kurnik", "bg": "Курник", "de": "Kurnik"}
 
 
 def visible_text(html: str) -> str:
@@ -34,7 +34,7 @@ def match(make_user, make_bot):
     return m
 
 
-@pytest.mark.parametrize("lang", ["en", "pl", "bg"])
+@pytest.mark.parametrize("lang", ["en", "pl", "bg", "de"])
 def test_it_shows_the_variant_label_on_every_ratings_page(client, match, lang):
     client.cookies["django_language"] = lang
     pages = [reverse("profile", args=["ala"]), reverse("history", args=["ala"]),
@@ -44,7 +44,7 @@ def test_it_shows_the_variant_label_on_every_ratings_page(client, match, lang):
         assert KURNIK[lang] in text and "kurnik" not in text, url
 
 
-@pytest.mark.parametrize("lang", ["en", "pl", "bg"])
+@pytest.mark.parametrize("lang", ["en", "pl", "bg", "de"])
 def test_it_heads_each_column_differently(client, match, lang):
     client.cookies["django_language"] = lang
     for url in (reverse("profile", args=["ala"]), reverse("history", args=["ala"]),
