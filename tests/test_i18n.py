@@ -48,7 +48,7 @@ def test_it_translates_every_string(lang):
 
 # What German players read as it is: names, and words German card sites use unchanged.
 GERMAN_AS_IN_ENGLISH = {
-    "Kurnik", "Schnapsen", "Santase", "Standard", "Hearts", "Spades", "BOT", "Moderation", "Spam",
+    "Kurnik", "Live", "Schnapsen", "Santase", "Standard", "Hearts", "Spades", "BOT", "Moderation", "Spam",
     "Name", "Token", "Lobby", "Status", "Chat", "Board", "Boards", "Board %(n)s", "Buchholz", "Arena",
     "Duplicate", "–", "66!", "%(n)s min", "%(n)s s", "%(min)s s + %(inc)s s", "{min} min + {inc} s",
     "Bot: %(level)s", "Bot (%(level)s)", "Bot %(n)s (%(level)s)", "Bot ({level})", "Bot {n} ({level})",
