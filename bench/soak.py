@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import _servers as S  # noqa: E402
-from bench.live import Stats, TableRun, drive, now, pct, probe_loop_lag, run_loop  # noqa: E402
+from bench.live import Stats, TableRun, drive, now, pct, probe_loop_lag, run_loop, wrong_seat_verdict  # noqa: E402
 
 import orjson  # noqa: E402
 
@@ -183,8 +183,8 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
         tr = SoakTable(spec, ports, index, stats, False, 0.0)
         PHASE[index] = "connecting"
         RUNS[index] = tr
-        await asyncio.gather(*(s.connect(sem) for s in tr.socks))
         try:
+            await connect_all(tr, sem)
             await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in tr.socks)), timeout=60)
             if tr.socks[0].status == "waiting":
                 await tr.socks[0].ws.send(json.dumps({"type": "start"}))
@@ -230,6 +230,18 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
         finally:
             tr.closing = True
             await asyncio.gather(*(s.ws.close() for s in tr.socks if s.ws is not None), return_exceptions=True)
+
+
+async def connect_all(tr: SoakTable, sem: asyncio.Semaphore) -> None:
+    """Open every seat's socket; if one fails, raise only once the others have finished opening,
+    so that the caller closes them all. (Raised at the first failure, the group stopped while its
+    other sockets went on opening, and stayed open unnoticed: their seats, undriven, ran out of
+    time five minutes later, bots took them, and each of those sockets, a spectator's from then,
+    counted every bot move as a ``wrong_seat``: the 793 of issue 38.)"""
+    results = await asyncio.gather(*(s.connect(sem) for s in tr.socks), return_exceptions=True)
+    failed = next((r for r in results if isinstance(r, BaseException)), None)
+    if failed is not None:
+        raise failed
 
 
 async def rematch(tr: SoakTable, stop_at: float) -> int | None:
@@ -404,7 +416,7 @@ def main() -> int:
                 print(f"  WARNING: {name} died; see {p.log}")
         if args.json:
             Path(args.json).write_text(json.dumps({"rows": res["rows"], "summary": out}, indent=1, default=str))
-        return 0
+        return wrong_seat_verdict(res["stats"])
     finally:
         for p in procs.values():
             p.stop()

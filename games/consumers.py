@@ -237,7 +237,10 @@ class TableConsumer(ThinConsumer):
     async def _resync_locked(self, kind, events) -> None:
         try:
             msg, seat = await in_thread(self._snapshot)()
-            if seat != self.seat or self.group is None or self.placed != seat:
+            # Until the snapshot read after joining shows the seat joined: the seat can change
+            # meanwhile (a sit or leave committed between the two reads, whose resync went to the
+            # group left), and a socket must never show one seat while it listens at another.
+            while seat != self.seat or self.group is None or self.placed != seat:
                 await self._join(seat)
                 msg, seat = await in_thread(self._snapshot)()
         except (OperationalError, InterfaceError):
