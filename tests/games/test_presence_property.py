@@ -158,7 +158,7 @@ class Run:
             assert sock.last["you"] == seat, (sock.last["you"], seat, version, history)
         connections, spectators, records, away = await db(self.counted)()
         want = [sum(1 for s in seats if s == index) for index in range(SEATS)]
-        assert connections == want, (connections, want, " ".join(history), await db(lambda: list(TableSocket.objects.filter(table_id=self.table_id).values_list("channel", "seat")))(), [(u and u.username, s.last["you"]) for s, u in self.open])
+        assert connections == want, (connections, want, history)
         assert spectators == seats.count(None), (spectators, seats, history)
         assert records == len(self.open), history
         status = self.open[0][0].last["table"]["status"] if self.open else None
@@ -181,7 +181,7 @@ async def _until(sock: Sock, done, history) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("seed", range(1, 21))
+@pytest.mark.parametrize("seed", range(1, 9))
 async def test_every_seats_count_is_its_open_sockets_and_every_open_socket_is_up_to_date(seed, make_user, task_queue):
     users = [await db(make_user)(f"p{i}") for i in range(SEATS)]
     table = await db(services.create_table)(users[0], "hearts", seats=[""] * SEATS)
