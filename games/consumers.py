@@ -133,7 +133,9 @@ class TableConsumer(ThinConsumer):
     # Where this socket's presence record says it listens (games/presence.py), once placed; and
     # whether it has closed: a closed socket is never joined or placed again (see disconnect).
     placed: object = UNPLACED
+    placing: asyncio.Future | None = None    # the last write of its record (until it is removed)
     closed = False
+    forgotten = False       # taken off its group and its record (see _forget)
 
     # --- connection ---------------------------------------------------------------------------
     async def connect(self):
@@ -164,27 +166,45 @@ class TableConsumer(ThinConsumer):
             return FORBIDDEN
         return None
 
+    async def __call__(self, scope, receive, send):
+        """Whatever ends this consumer, its presence record goes with it: also when the server
+        kills it, as Daphne does with a consumer whose close takes longer than its
+        application_close_timeout (a loaded database), before or during ``disconnect``."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if not self.forgotten:
+                asyncio.ensure_future(self._forget())
+
     async def disconnect(self, code):
-        """Take the socket off its group and its presence record. Under the view lock: a resync in
-        progress (one its own leave or sit queued, say) finishes first and is then undone here,
-        and none starts after (``closed``), so a closed socket is never counted anywhere."""
         self.closed = True
         if self.user_group:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        await self._forget()
+
+    async def _forget(self) -> None:
+        """Take the socket off its group and its presence record (again, harmlessly, if it was
+        cut short). Under the view lock: a resync in progress (one its own leave or sit queued,
+        say) finishes first and is then undone here, and none starts after (``closed``), so a
+        closed socket is never counted anywhere."""
+        self.closed = True
         lock = getattr(self, "view_lock", None)
         if lock is None:        # refused before it was set up
+            self.forgotten = True
             return
         async with lock:
             self._stop_pushing()
-            seat, was_placed = self.seat, self.placed is not UNPLACED
+            seat = self.seat
             if self.group:
                 await TableHub.of(self.channel_layer).leave(self.table_id, self.seat, self)
                 self.group = None
-            if was_placed:
+            if self.placing is not None:
+                await asyncio.wait([self.placing])      # a record being written is written first
                 await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
-                self.placed = UNPLACED
+                self.placing, self.placed = None, UNPLACED
         if seat is not None:
             await broadcast.send(self.channel_layer, await in_thread(self._left)())
+        self.forgotten = True
 
     def _stop_pushing(self) -> None:
         """Drop what the hub pushed that is not passed on yet: nothing runs for a closed socket."""
@@ -214,7 +234,9 @@ class TableConsumer(ThinConsumer):
             await hub.join(self.table_id, seat, self)
             self.group, self.seat = group, seat
         if self.placed != seat:
-            await broadcast.send(self.channel_layer, await in_thread(self._placed)(seat))
+            # A task of its own, which a kill of this consumer does not stop: _forget waits for it.
+            self.placing = asyncio.ensure_future(in_thread(self._placed)(seat))
+            await broadcast.send(self.channel_layer, await asyncio.shield(self.placing))
             self.placed = seat
 
     def _placed(self, seat: int | None, *, is_open: bool = True) -> list:

@@ -83,10 +83,3 @@ def _recount_seat(table_id: int, index: int) -> list[tuple[int, int, int]]:
         Seat.objects.filter(table_id=table_id, index=index).update(connections=after)
     return [(index, before, after)]
 
-
-def open_sockets(table_id: int) -> dict[int | None, int]:
-    """How many records listen where (a seat, None: the spectators): what the counts must say."""
-    out: dict[int | None, int] = {}
-    for seat in TableSocket.objects.filter(table_id=table_id).values_list("seat", flat=True):
-        out[seat] = out.get(seat, 0) + 1
-    return out

@@ -4,6 +4,14 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def counts_from_records(apps, schema_editor):
+    """No socket has a record yet, so the counts that follow from the records are zero (the
+    +1/-1 counts kept until now could be anything, -1 included); sockets open now are placed
+    again when they reconnect, as they do when their web process restarts for this release."""
+    apps.get_model("games", "Seat").objects.exclude(connections=0).update(connections=0)
+    apps.get_model("games", "Table").objects.exclude(spectators=0).update(spectators=0)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -25,4 +33,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('table', 'channel'), name='one_record_per_socket')],
             },
         ),
+        migrations.RunPython(counts_from_records, migrations.RunPython.noop),
     ]

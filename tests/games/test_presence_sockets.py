@@ -95,3 +95,22 @@ async def test_a_socket_that_sits_leaves_and_closes_at_once_leaves_no_trace_and_
     for sock in (second, target):
         await sock.comm.disconnect()
     assert await db(counts)(table.pk) == ([0, 0], 0)
+
+
+async def test_a_consumer_the_server_kills_takes_its_presence_record_with_it(make_user, task_queue):
+    """Daphne kills a consumer whose close outlasts its application_close_timeout (a loaded
+    database): its record must not outlive it, or its player would look present for good."""
+    ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
+    table = await db(services.create_table)(ala, "sixtysix", seats=[ala, ola], start=True)
+    north, _ = await connect(table.pk, ala)
+    south, _ = await connect(table.pk, ola)
+    assert await db(counts)(table.pk) == ([1, 1], 0)
+    south.comm.future.cancel()              # killed, no websocket.disconnect handled
+
+    async def gone():
+        while (await db(counts)(table.pk))[0] != [1, 0]:
+            await asyncio.sleep(0.02)
+    await asyncio.wait_for(gone(), SETTLE_SECONDS)
+    assert await db(TableSocket.objects.filter(table_id=table.pk).count)() == 1
+    await until(north, lambda s: s.last["table"]["seats"][1]["away_since"] is not None)
+    await north.comm.disconnect()
