@@ -41,6 +41,7 @@ from bench import _servers as S  # noqa: E402
 from bench.live import Stats, TableRun, drive, now, pct, probe_loop_lag, run_loop, wrong_seat_verdict  # noqa: E402
 
 import orjson  # noqa: E402
+import websockets  # noqa: E402
 
 S.PG_DB = "bench_soak"      # our own database (bench/live.py uses bench_live)
 MB = 1024 * 1024
@@ -232,13 +233,31 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
             await asyncio.gather(*(s.ws.close() for s in tr.socks if s.ws is not None), return_exceptions=True)
 
 
-async def connect_all(tr: SoakTable, sem: asyncio.Semaphore) -> None:
-    """Open every seat's socket; if one fails, raise only once the others have finished opening,
-    so that the caller closes them all. (Raised at the first failure, the group stopped while its
-    other sockets went on opening, and stayed open unnoticed: their seats, undriven, ran out of
-    time five minutes later, bots took them, and each of those sockets, a spectator's from then,
-    counted every bot move as a ``wrong_seat``: the 793 of issue 38.)"""
-    results = await asyncio.gather(*(s.connect(sem) for s in tr.socks), return_exceptions=True)
+HANDSHAKE_ATTEMPTS = 3
+
+
+async def connect_all(tr: SoakTable, sem: asyncio.Semaphore, pause: float = 0.5) -> None:
+    """Open every seat's socket, each retried as the browser's client retries (static/js/table.js):
+    Daphne drops a handshake its application has not accepted within 5 s (its
+    websocket_connect_timeout), which a loaded database can make happen (the check before the
+    accept waits for a database thread). Each failed handshake is counted; a socket that never
+    opens stops the group, but only once the others have finished opening, so that the caller
+    closes them all. (Raised at the first failure, the group stopped while its other sockets
+    went on opening and stayed open unnoticed: their seats, undriven, ran out of time five
+    minutes later, bots took them, and each of those sockets, a spectator's from then, counted
+    every bot move as a ``wrong_seat``: the 793 of issue 38.)"""
+    async def open_one(sock) -> None:
+        for attempt in range(1, HANDSHAKE_ATTEMPTS + 1):
+            try:
+                await sock.connect(sem)
+                return
+            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+                tr.stats.errors[f"handshake failed: {type(exc).__name__}"] += 1
+                if attempt == HANDSHAKE_ATTEMPTS:
+                    raise
+                await asyncio.sleep(pause * attempt)
+
+    results = await asyncio.gather(*(open_one(s) for s in tr.socks), return_exceptions=True)
     failed = next((r for r in results if isinstance(r, BaseException)), None)
     if failed is not None:
         raise failed

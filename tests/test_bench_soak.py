@@ -1,5 +1,6 @@
 """The soak's load generator keeps track of its own sockets (issue 38): a seat group whose socket
-fails to open closes every other socket it opened, and a message built for another seat fails the
+fails to open (after a few tries, as the browser's client retries) closes every other socket it
+opened, and a message built for another seat fails the
 run, while a bot's taking over a seat (the protocol's one seat change) is told apart."""
 from __future__ import annotations
 
@@ -36,14 +37,33 @@ async def test_a_group_whose_socket_fails_to_open_closes_the_sockets_that_opened
         opened.append(sock.ws)
 
     monkeypatch.setattr(live.Sock, "connect", connect)
+    monkeypatch.setattr(soak, "HANDSHAKE_ATTEMPTS", 2)
     stats = live.Stats()
     spec = {"id": 110, "game": "hearts", "sessions": ["a", "b", "c", "d"]}
     args = SimpleNamespace(rate=1.0)
     await soak.play_table(spec, 0, [1, 2], stats, args, live.now() + 60, live.now(), random.Random(1), [0],
                           asyncio.Semaphore(4), Counter())
     await asyncio.sleep(0.2)                # anything still opening has opened by now
-    assert stats.errors == {"group stopped: OSError": 1}
+    assert stats.errors == {"handshake failed: OSError": 2, "group stopped: OSError": 1}
     assert len(opened) == 3 and all(ws.closed for ws in opened)
+
+
+@pytest.mark.asyncio
+async def test_a_handshake_refused_once_is_counted_and_tried_again(monkeypatch):
+    tries = Counter()
+
+    async def connect(sock, sem):
+        tries[sock.seat] += 1
+        if sock.seat == 2 and tries[2] == 1:
+            raise OSError("did not receive a valid HTTP response")
+        sock.ws = FakeWS()
+
+    monkeypatch.setattr(live.Sock, "connect", connect)
+    table = soak.SoakTable({"id": 7, "game": "spades", "sessions": ["a", "b", "c", "d"]}, [1, 2], 0,
+                           live.Stats(), False, 0.0)
+    await soak.connect_all(table, asyncio.Semaphore(4), pause=0)
+    assert tries == {0: 1, 1: 1, 2: 2, 3: 1} and all(s.ws is not None for s in table.socks)
+    assert table.stats.errors == {"handshake failed: OSError": 1}
 
 
 def update(you, seats_are_bots=(False,) * 4, version=7):
