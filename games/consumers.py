@@ -131,7 +131,7 @@ class TableConsumer(ThinConsumer):
     held: dict[int, str]
     gap_check_pending = False
     # Where this socket's presence record says it listens (games/presence.py), once placed; and
-    # whether it has closed: a closed socket is never joined or placed again (see disconnect).
+    # whether it has closed: a closed socket is never joined or placed again (see _forget).
     placed: object = UNPLACED
     placing: asyncio.Future | None = None    # the last write of its record (until it is removed)
     closed = False
@@ -199,7 +199,7 @@ class TableConsumer(ThinConsumer):
                 await TableHub.of(self.channel_layer).leave(self.table_id, self.seat, self)
                 self.group = None
             if self.placing is not None:
-                await asyncio.wait([self.placing])      # a record being written is written first
+                await asyncio.gather(self.placing, return_exceptions=True)   # a record being written is written first
                 await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
                 self.placing, self.placed = None, UNPLACED
         if seat is not None:
