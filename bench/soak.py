@@ -8,7 +8,7 @@ Like bench/live.py --mode scaled (whose clients, pacing and measurement it impor
 about ``--rate`` moves a second, seat i of table t on Daphne (t + i) % 2, latency = sending an
 action -> its update on the table's last socket), it starts and stops its own servers on 127.0.0.1:
 two Daphne processes, a Celery worker (-c 4, as the Procfile) and Celery beat as a process of its
-own, on PostgreSQL database ``bench_soak`` (recreated) and Redis DB 9 (flushed). A match that ends
+own, on PostgreSQL database ``bench_soak`` (recreated) and Redis DB 7 (flushed). A match that ends
 is followed by a rematch (the owner offers, the others accept: a new table, the same seats) and
 the sockets move to the new table, so the load lasts as long as the soak.
 
@@ -44,6 +44,7 @@ import orjson  # noqa: E402
 import websockets  # noqa: E402
 
 S.PG_DB = "bench_soak"      # our own database (bench/live.py uses bench_live)
+S.REDIS_DB = 7              # and Redis database (live.py: 9; tests/scaled: 8, 10-15): broker and channels
 MB = 1024 * 1024
 
 

@@ -170,3 +170,38 @@ async def test_a_socket_never_passes_on_a_text_built_for_another_seat_and_resync
     assert await north.comm.receive_nothing(timeout=0.1)
     assert "an update for seat 1 reached a socket of seat 0" in caplog.text
     await north.comm.disconnect()
+
+
+def _layer_prefix(redis_url: str) -> str:
+    """The channel layer's prefix config/settings.py gives a scaled site on ``redis_url``."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", REDIS_URL=redis_url,
+               SECRET_KEY="test-" + "x" * 50, DEBUG="1")
+    out = subprocess.run([sys.executable, "-c", "import json; from django.conf import settings; "
+                          "print(json.dumps(settings.CHANNEL_LAYERS['default']['CONFIG']))"],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1]).get("prefix", "asgi")    # channels_redis's default
+
+
+async def test_sites_on_two_redis_databases_never_get_each_others_table_messages():
+    """Redis scopes keys by database number, not pub/sub channels: the settings' prefix does."""
+    require_redis()
+    prefixes = [_layer_prefix("redis://127.0.0.1:6379/8"), _layer_prefix("redis://127.0.0.1:6379/9")]
+    assert prefixes[0] != prefixes[1]
+    ours, theirs = (ScaledChannelLayer(hosts=[f"redis://127.0.0.1:6379/{db}"], prefix=p)
+                    for db, p in zip((8, 9), prefixes))
+    try:
+        north, their_north = Recorder(), Recorder()
+        await TableHub.of(ours).join(6, 0, north)
+        await TableHub.of(theirs).join(6, 0, their_north)
+        await broadcast.send(theirs, [("table.6.seat.0", m(1))])
+        assert await their_north.next() == [m(1)]
+        await broadcast.send(ours, [("table.6.seat.0", m(2))])
+        assert await north.next() == [m(2)]          # and not their m(1) first
+        assert north.got.empty() and their_north.got.empty()
+    finally:
+        await ours.flush()
+        await theirs.flush()
