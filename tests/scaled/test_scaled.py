@@ -132,7 +132,7 @@ async def _play(ports, table_id, cookies, procs, rng):
 
     async def open_ws(port, cookie=None):
         headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-        for _ in range(50):
+        for _ in range(600):       # ~2 min: four processes starting at once on a busy machine take long
             try:
                 return await websockets.connect(f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
                                                 origin=f"http://127.0.0.1:{port}",
