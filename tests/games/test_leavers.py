@@ -195,3 +195,18 @@ def test_a_seat_a_bot_took_is_not_away_when_its_players_socket_moves_to_the_spec
     services.advance(t.pk)
     presence.place(t.pk, "ala-2", None)             # his socket comes back as a spectator's
     assert Seat.objects.get(table=t, index=0).away_since is None
+
+
+def test_a_player_with_a_socket_open_is_never_taken_for_away_whatever_away_since_says(make_user, task_queue):
+    """The leaver rules key off the sockets open at the seat: a stale ``away_since`` beside an open
+    socket neither lets the opponent claim nor lets a bot take the seat."""
+    t, ala, ola = two_players(make_user)
+    away_for(t.pk, 1, 61)                        # ola's socket is still open
+    assert refusal(t.pk, ala).code == "opponent_here"
+    b = services.create_table(ala, "hearts", seats=["me", ola, "random", "random"], start=True)
+    presence.place(b.pk, "ala-b", 0)
+    presence.place(b.pk, "ola-b", 1)
+    away_for(b.pk, 1, 61)
+    tasks.sweep()
+    lv = loading.load(b.pk)
+    assert not lv.seats[1].replaced_by_bot and loading.seat_of(lv, ola) == 1
