@@ -117,8 +117,7 @@ class Sock:
                     self.view = msg["view"]
                     self.status = msg["table"]["status"]
                     self.last_arrival = t
-                    if msg.get("you", self.seat) != self.seat:     # the echo's updates have none
-                        st.errors["wrong_seat"] += 1
+                    self.check_seat(msg)
                     if kind == "update":
                         self.table.arrived(self, msg, t, prev_arrival)
                     self.ready.set()
@@ -139,6 +138,28 @@ class Sock:
         except websockets.ConnectionClosed as exc:
             if not self.table.closing:
                 st.errors[f"closed {exc.rcvd.code if exc.rcvd else ''}"] += 1
+
+    def check_seat(self, msg: dict) -> None:
+        """Every snapshot and update must be built for this socket's seat (``you``). Only a bot's
+        taking over the seat (its player ran out of time, docs/PROTOCOL.md "Leavers") makes the
+        socket a spectator's: counted as ``seat taken by a bot`` (nobody should time out here), and
+        from then on the socket is one. Anything else is ``wrong_seat``, with what it was."""
+        you = msg.get("you", self.seat)     # the echo's updates have none
+        if you == self.seat:
+            return
+        st = self.table.stats
+        seats = msg["table"].get("seats") or []
+        taken = (you is None and self.seat is not None and self.seat < len(seats)
+                 and seats[self.seat].get("is_bot"))
+        if taken:
+            st.errors["seat taken by a bot"] += 1
+            st.incidents.append(f"table {self.table.id}: seat {self.seat}'s player lost his seat to a bot "
+                                f"at version {msg['version']}")
+            self.seat = None
+            return
+        st.errors["wrong_seat"] += 1
+        st.incidents.append(f"table {self.table.id}: the socket of seat {self.seat} was sent a {msg['type']} "
+                            f"for seat {you} at version {msg['version']}")
 
 
 class TableRun:
@@ -242,6 +263,17 @@ async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: rando
         next_t += interval
         if next_t < now():
             next_t = now()
+
+
+def wrong_seat_verdict(stats: Stats) -> int:
+    """The exit status: 1 when a single socket was sent a message built for another seat (the
+    worst defect the site can have: someone else's hand), whatever else the run measured."""
+    if not stats.errors.get("wrong_seat"):
+        return 0
+    print(f"FAILED: {stats.errors['wrong_seat']} messages built for another seat reached a socket:")
+    for line in [i for i in stats.incidents if "was sent a" in i][:10]:
+        print(f"    {line}")
+    return 1
 
 
 async def probe_loop_lag(stats: Stats, stop_at: float, period: float = 0.005) -> None:
@@ -492,7 +524,7 @@ def main() -> int:
         print()
         print_rows([row])
         S.append_json(args.json, row)
-        return 0
+        return wrong_seat_verdict(res["stats"])
     finally:
         for p in procs:
             p.stop()

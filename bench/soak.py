@@ -8,7 +8,7 @@ Like bench/live.py --mode scaled (whose clients, pacing and measurement it impor
 about ``--rate`` moves a second, seat i of table t on Daphne (t + i) % 2, latency = sending an
 action -> its update on the table's last socket), it starts and stops its own servers on 127.0.0.1:
 two Daphne processes, a Celery worker (-c 4, as the Procfile) and Celery beat as a process of its
-own, on PostgreSQL database ``bench_soak`` (recreated) and Redis DB 9 (flushed). A match that ends
+own, on PostgreSQL database ``bench_soak`` (recreated) and Redis DB 7 (flushed). A match that ends
 is followed by a rematch (the owner offers, the others accept: a new table, the same seats) and
 the sockets move to the new table, so the load lasts as long as the soak.
 
@@ -38,11 +38,13 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import _servers as S  # noqa: E402
-from bench.live import Stats, TableRun, drive, now, pct, probe_loop_lag, run_loop  # noqa: E402
+from bench.live import Stats, TableRun, drive, now, pct, probe_loop_lag, run_loop, wrong_seat_verdict  # noqa: E402
 
 import orjson  # noqa: E402
+import websockets  # noqa: E402
 
 S.PG_DB = "bench_soak"      # our own database (bench/live.py uses bench_live)
+S.REDIS_DB = 7              # and Redis database (live.py: 9; tests/scaled: 8, 10-15): broker and channels
 MB = 1024 * 1024
 
 
@@ -183,8 +185,8 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
         tr = SoakTable(spec, ports, index, stats, False, 0.0)
         PHASE[index] = "connecting"
         RUNS[index] = tr
-        await asyncio.gather(*(s.connect(sem) for s in tr.socks))
         try:
+            await connect_all(tr, sem)
             await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in tr.socks)), timeout=60)
             if tr.socks[0].status == "waiting":
                 await tr.socks[0].ws.send(json.dumps({"type": "start"}))
@@ -230,6 +232,36 @@ async def _play_matches(spec, index, ports, stats, args, stop_at, t0, rng, infli
         finally:
             tr.closing = True
             await asyncio.gather(*(s.ws.close() for s in tr.socks if s.ws is not None), return_exceptions=True)
+
+
+HANDSHAKE_ATTEMPTS = 3
+
+
+async def connect_all(tr: SoakTable, sem: asyncio.Semaphore, pause: float = 0.5) -> None:
+    """Open every seat's socket, each retried as the browser's client retries (static/js/table.js):
+    Daphne drops a handshake its application has not accepted within 5 s (its
+    websocket_connect_timeout), which a loaded database can make happen (the check before the
+    accept waits for a database thread). Each failed handshake is counted; a socket that never
+    opens stops the group, but only once the others have finished opening, so that the caller
+    closes them all. (Raised at the first failure, the group stopped while its other sockets
+    went on opening and stayed open unnoticed: their seats, undriven, ran out of time five
+    minutes later, bots took them, and each of those sockets, a spectator's from then, counted
+    every bot move as a ``wrong_seat``: the 793 of issue 38.)"""
+    async def open_one(sock) -> None:
+        for attempt in range(1, HANDSHAKE_ATTEMPTS + 1):
+            try:
+                await sock.connect(sem)
+                return
+            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+                tr.stats.errors[f"handshake failed: {type(exc).__name__}"] += 1
+                if attempt == HANDSHAKE_ATTEMPTS:
+                    raise
+                await asyncio.sleep(pause * attempt)
+
+    results = await asyncio.gather(*(open_one(s) for s in tr.socks), return_exceptions=True)
+    failed = next((r for r in results if isinstance(r, BaseException)), None)
+    if failed is not None:
+        raise failed
 
 
 async def rematch(tr: SoakTable, stop_at: float) -> int | None:
@@ -404,7 +436,7 @@ def main() -> int:
                 print(f"  WARNING: {name} died; see {p.log}")
         if args.json:
             Path(args.json).write_text(json.dumps({"rows": res["rows"], "summary": out}, indent=1, default=str))
-        return 0
+        return wrong_seat_verdict(res["stats"])
     finally:
         for p in procs.values():
             p.stop()

@@ -8,6 +8,7 @@ scaled mode runs several processes, perhaps on several machines, so it refuses t
 """
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlparse
 import re
 import secrets
 
@@ -162,11 +163,14 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="cards@localhost")
 # --- channels and celery ----------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # The pub/sub layer, not the core RedisChannelLayer (docs/SCALING.md, "Lessons").
+    # The pub/sub layer, not the core RedisChannelLayer (docs/SCALING.md, "Lessons"). Its prefix
+    # names the Redis database: Redis scopes keys by database but not pub/sub channels, so without
+    # it every site (or test or bench run) on one Redis server got the others' table messages, the
+    # hands of another site's seats among them.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "games.layers.ScaledChannelLayer",   # the pub/sub layer, batched
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "cards" + (urlparse(REDIS_URL).path.strip("/") or "0")},
         }
     }
 else:

@@ -5,8 +5,8 @@ increment from then. Clocks run only for human seats that must act; bots answer 
 human-like delay instead. ``due_at`` is when a table next needs a task: a bot's move, the
 earliest deadline, the next deal, or (4 players) the end of a leaver's grace.
 
-Leavers: a player whose last socket closed during the match is away (``Seat.away_since``, set by
-services.set_connected). After LEAVER_GRACE_SECONDS he has abandoned it: in a two-player match his
+Leavers: a player whose last socket closed during the match is away (``Seat.away_since``, set when
+games/presence.py counts his seat's last socket off). After LEAVER_GRACE_SECONDS he has abandoned it: in a two-player match his
 opponent may claim the win (services.claim_win), in a four-player match a bot takes his seat (the
 due work, services.advance), in both he loses as on time.
 """
@@ -107,8 +107,10 @@ def bot_takes_over(live: Live) -> bool:
 
 
 def grace_end(live: Live, seat: Seat) -> datetime | None:
-    """When an away player's grace ends (None: he is not away, or no match is on)."""
-    if seat.away_since is None or seat.is_bot or not running(live):
+    """When an away player's grace ends (None: he is not away, or no match is on). A player with
+    a socket open at his seat is never away, whatever ``away_since`` says: no claim against him,
+    no bot in his place."""
+    if seat.away_since is None or seat.connections > 0 or seat.is_bot or not running(live):
         return None
     return seat.away_since + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS)
 

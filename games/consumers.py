@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, services, socket_guard, stages, wire
+from . import broadcast, limits, loading, messages, presence, services, socket_guard, stages, wire
 from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
@@ -38,6 +38,7 @@ GAP_SECONDS = 1.0       # an update that came ahead of a missing one waits this 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 FLOODING = limits.FLOODING     # 4429: kept sending over its limit (games/limits.py)
+UNPLACED = object()     # a socket with no presence record yet (games/presence.py)
 CLIENT_GONE = (Disconnected, ClientDisconnected)    # a send to a socket whose client has left
 
 
@@ -129,6 +130,12 @@ class TableConsumer(ThinConsumer):
     version: int | None = None
     held: dict[int, str]
     gap_check_pending = False
+    # Where this socket's presence record says it listens (games/presence.py), once placed; and
+    # whether it has closed: a closed socket is never joined or placed again (see _forget).
+    placed: object = UNPLACED
+    placing: asyncio.Future | None = None    # the last write of its record (until it is removed)
+    closed = False
+    forgotten = False       # taken off its group and its record (see _forget)
 
     # --- connection ---------------------------------------------------------------------------
     async def connect(self):
@@ -160,14 +167,53 @@ class TableConsumer(ThinConsumer):
                 return FORBIDDEN, _("You may not watch this private table.")
         return None
 
+    async def __call__(self, scope, receive, send):
+        """Whatever ends this consumer, its presence record goes with it: also when the server
+        kills it, as Daphne does with a consumer whose close takes longer than its
+        application_close_timeout (a loaded database), before or during ``disconnect``."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if not self.forgotten:
+                asyncio.ensure_future(self._forget())
+
     async def disconnect(self, code):
+        self.closed = True
         if self.user_group:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
-        if self.group:
-            await TableHub.of(self.channel_layer).leave(self.table_id, self.seat, self)
-            await self._count(self.seat, -1)
-            if self.seat is not None:
-                await broadcast.send(self.channel_layer, await in_thread(self._left)())
+        await self._forget()
+
+    async def _forget(self) -> None:
+        """Take the socket off its group and its presence record (again, harmlessly, if it was
+        cut short). Under the view lock: a resync in progress (one its own leave or sit queued,
+        say) finishes first and is then undone here, and none starts after (``closed``), so a
+        closed socket is never counted anywhere."""
+        self.closed = True
+        lock = getattr(self, "view_lock", None)
+        if lock is None:        # refused before it was set up
+            self.forgotten = True
+            return
+        async with lock:
+            self._stop_pushing()
+            seat = self.seat
+            if self.group:
+                await TableHub.of(self.channel_layer).leave(self.table_id, self.seat, self)
+                self.group = None
+            if self.placing is not None:
+                await asyncio.gather(self.placing, return_exceptions=True)   # a record being written is written first
+                await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
+                self.placing, self.placed = None, UNPLACED
+        if seat is not None:
+            await broadcast.send(self.channel_layer, await in_thread(self._left)())
+        self.forgotten = True
+
+    def _stop_pushing(self) -> None:
+        """Drop what the hub pushed that is not passed on yet: nothing runs for a closed socket."""
+        self.outbox.clear()
+        pusher = self.pusher
+        if pusher is not None and pusher is not asyncio.current_task():
+            pusher.cancel()
+        self.pusher = None
 
     def _left(self) -> list:
         """A player who leaves a finished table cancels its open rematch offer: what that sends."""
@@ -179,37 +225,45 @@ class TableConsumer(ThinConsumer):
         return sent
 
     async def _join(self, seat: int | None) -> None:
+        """Take the messages of ``seat``'s group (None: the spectators') from the hub, then say so in
+        this socket's presence record (joined first: a change counted after it reaches it)."""
         group = messages.group_of(self.table_id, seat)
-        if group == self.group:
-            return
-        hub = TableHub.of(self.channel_layer)
-        if self.group:
-            await hub.leave(self.table_id, self.seat, self)
-            await self._count(self.seat, -1)
-        await hub.join(self.table_id, seat, self)
-        await self._count(seat, +1)
-        self.group, self.seat = group, seat
+        if group != self.group:
+            hub = TableHub.of(self.channel_layer)
+            if self.group:
+                await hub.leave(self.table_id, self.seat, self)
+            await hub.join(self.table_id, seat, self)
+            self.group, self.seat = group, seat
+        if self.placed != seat:
+            # A task of its own, which a kill of this consumer does not stop: _forget waits for it.
+            self.placing = asyncio.ensure_future(in_thread(self._placed)(seat))
+            await broadcast.send(self.channel_layer, await asyncio.shield(self.placing))
+            self.placed = seat
 
-    async def _count(self, seat: int | None, delta: int) -> None:
-        """Count this socket in or out of its group; a player's last socket closing during a
-        match, or his first coming back, is a change the table is sent (services.set_connected)."""
-        await broadcast.send(self.channel_layer, await in_thread(self._counted)(seat, delta))
-
-    def _counted(self, seat: int | None, delta: int) -> list:
+    def _placed(self, seat: int | None, *, is_open: bool = True) -> list:
+        """Set (or, closed, remove) this socket's presence record: what a player's first socket
+        opening or his last closing sends the table (services.seat_presence_changed)."""
         with translation.override(self.language), broadcast.collecting() as sent:
-            services.set_connected(self.table_id, seat, delta)
+            if is_open:
+                presence.place(self.table_id, self.channel_name, seat)
+            else:
+                presence.remove(self.table_id, self.channel_name)
         return sent
 
     async def _resync(self, kind="snapshot", events=None) -> None:
         """Join the right group, then send a full snapshot (joining first: nothing is missed).
         Without the database the socket is told so (``unavailable``), not closed."""
         async with self.view_lock:
-            await self._resync_locked(kind, events)
+            if not self.closed:
+                await self._resync_locked(kind, events)
 
     async def _resync_locked(self, kind, events) -> None:
         try:
             msg, seat = await in_thread(self._snapshot)()
-            if seat != self.seat or self.group is None:
+            # Until the snapshot read after joining shows the seat joined: the seat can change
+            # meanwhile (a sit or leave committed between the two reads, whose resync went to the
+            # group left), and a socket must never show one seat while it listens at another.
+            while seat != self.seat or self.group is None or self.placed != seat:
                 await self._join(seat)
                 msg, seat = await in_thread(self._snapshot)()
         except (OperationalError, InterfaceError):
@@ -337,6 +391,8 @@ class TableConsumer(ThinConsumer):
     def push(self, event: dict) -> None:
         """A message for this socket from the table hub (games/hub.py): passed on in the order
         pushed, by one task at a time, so that a client slow to read holds up only itself."""
+        if self.closed:
+            return
         self.outbox.append(event)
         if self.pusher is None:
             self.pusher = asyncio.ensure_future(self._push_outbox())
@@ -371,6 +427,14 @@ class TableConsumer(ThinConsumer):
             await self.send(text_data=event["text"])
             return
         if version <= self.version:
+            return
+        if event.get("seat", self.seat) != self.seat:
+            # Built for another seat: never passed on. Cannot happen (the hub hands a socket its
+            # own seat's texts, and a socket changes seat only under this lock); if it ever does,
+            # it is a defect to see in the logs, and the socket starts again from its own snapshot.
+            log.error("table %s: an update for seat %s reached a socket of seat %s; it resyncs instead",
+                      self.table_id, event.get("seat"), self.seat)
+            await self._resync_locked("snapshot", None)
             return
         if version > self.version + 1:
             self.held[version] = event["text"]

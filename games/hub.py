@@ -12,7 +12,9 @@ second that per-socket machinery, not the game, was most of a web process's CPU
   its seat (None: the spectators'), as games/messages.py built them;
 * ``TableHub``, one per process (per event loop), is that group's only member: it receives the
   table's message once, deserialised once, and hands each local socket the payload of its own
-  seat (``TableConsumer.push``). A socket still receives only its seat's text.
+  seat (``TableConsumer.push``). A socket still receives only its seat's text: each update
+  says the seat it was built for, which the hub checks against the seat it is listed under and
+  the socket against its own seat at the moment it passes it on.
 
 A socket's updates stay in order and a lost one is still noticed (``TableConsumer.table_send``);
 after Redis comes back (games/layers.py ``_Resubscribed``) the hub tells each socket of the
@@ -143,6 +145,12 @@ class TableHub:
             if not seats:
                 return
             for seat, payload in message["to"]:
+                if payload.get("seat", seat) != seat:
+                    # A text built for one seat listed under another (games/messages.py stamps
+                    # each update with its seat): never handed to anyone.
+                    log.error("table %s: an update for seat %s was listed for seat %s; dropped",
+                              message["table"], payload.get("seat"), seat)
+                    continue
                 for socket in list(seats.get(seat, ())):
                     socket.push(payload)
         elif kind == "table.lost":

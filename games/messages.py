@@ -178,10 +178,12 @@ def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[d
 def send_text(msg: dict) -> dict:
     """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
     the committing thread, so the text is fixed before the table's next change can begin. An
-    update says its version beside the text: sockets pass updates on in version order."""
+    update says its version beside the text: sockets pass updates on in version order, and the seat
+    it was built for (None: the spectators), which the socket checks is its own before passing it on."""
     out = {"type": "table.send", "text": wire.dumps(msg)}
     if msg.get("type") == "update":
         out["version"] = msg["version"]
+        out["seat"] = msg["you"]
     return out
 
 

@@ -42,8 +42,8 @@ class Table(models.Model):
     next_deal_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    # Open spectator sockets (as Seat.connections counts a seat's): a change is sent only to
-    # the groups someone listens to.
+    # Open spectator sockets (as Seat.connections counts a seat's; both recounted from the
+    # TableSocket records, games/presence.py): a change is sent only to the groups someone listens to.
     spectators = models.IntegerField(default=0, db_default=0)
     # A rematch offered once the match is over (games/services.py offer_rematch): {"status":
     # "open"|"cancelled"|"started", "by": seat, "accepted": [seats], "since": version offered at,
@@ -77,9 +77,12 @@ class Seat(models.Model):
     bank_ms = models.IntegerField(default=0)
     # Set while this seat's clock runs (it is among the seats to act).
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # How many of the table's open sockets listen at this seat: always recounted from their
+    # records (TableSocket, games/presence.py), never moved by +1/-1.
     connections = models.IntegerField(default=0)
-    # When the player's last socket closed during the match (services.set_connected); cleared when
-    # one opens again. After LEAVER_GRACE_SECONDS he has abandoned the match (games/clocks.py).
+    # When the player's last socket closed during the match (games/presence.py,
+    # services.seat_presence_changed); cleared when one opens again. After LEAVER_GRACE_SECONDS he
+    # has abandoned the match (games/clocks.py).
     away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -102,6 +105,20 @@ class Seat(models.Model):
         if self.user_id and self.user.is_bot:
             return self.user.bot_level
         return ""
+
+
+class TableSocket(models.Model):
+    """One open table socket (games/presence.py): where it listens, a seat or (None) the spectators.
+    Named by its channel, so that opening, moving and closing it are idempotent, and the counts
+    (Seat.connections, Table.spectators) are what these records say."""
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets")
+    channel = models.CharField(max_length=200)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "channel"], name="one_record_per_socket")]
+        indexes = [models.Index(fields=["table", "seat"])]
 
 
 class Match(models.Model):

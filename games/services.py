@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 Status = Table.Status
 
 __all__ = ["ServiceError", "create_table", "sit", "leave", "start", "act", "advance", "chat",
-           "set_connected", "claim_win", "final_ranks", "rematch", "rematch_left", "seed"]
+           "seat_presence_changed", "claim_win", "final_ranks", "rematch", "rematch_left", "seed"]
 
 
 # --- after a change: versions, messages, the next task -------------------------------------------------
@@ -472,44 +472,29 @@ def chat(table_id: int, user, text) -> dict:
     return msg.as_json()
 
 
-def set_connected(table_id: int, seat: int | None, delta: int) -> None:
-    """Count a seat's open sockets (shown as "connected"), or the spectators' (seat None); not a
-    versioned change. The counts decide which groups a change is sent to (listeners), so they
-    are counted under the table's lock: a change in progress has read them already, and a
-    socket counted meanwhile would get neither that change's update nor, in the snapshot it
-    reads next, its result.
+def seat_presence_changed(table_id: int, seat: int, before: int, after: int) -> None:
+    """A seat's count of open sockets went from ``before`` to ``after`` (games/presence.py recounted
+    it from the sockets' records, under the table's lock). Not a versioned change, except:
 
-    Except for leavers: a player's last socket closing during a match (he is away from then,
-    ``Seat.away_since``), or his first opening again while he is away, is a versioned change
-    that everyone at the table is sent (games/clocks.py: what his leaving leads to). Counts are
-    only what the processes report: a web process killed without closing its sockets never
-    takes them off, so its players look connected (and are never away) until they come back
-    and leave again."""
-    with transaction.atomic():
-        if not select_table(True).fetch(table_id):
-            return
-        if seat is None:
-            Table.objects.filter(pk=table_id).update(spectators=F("spectators") + delta)
-            return
-        seats = Seat.objects.filter(table_id=table_id, index=seat)
-        seats.update(connections=F("connections") + delta)
-        now_seat = seats.values("connections", "away_since", "user_id", "user__is_bot", "table__status").first()
-        if not delta or now_seat is None:
-            return
-        running = now_seat["table__status"] in (Status.PLAYING, Status.BETWEEN_DEALS)
-        left = delta < 0 and now_seat["connections"] <= 0 and now_seat["away_since"] is None and running
-        back = delta > 0 and now_seat["connections"] > 0 and now_seat["away_since"] is not None
-        if left or back:
-            with locked(table_id) as live:
-                _presence(live, seat, timezone.now())
-        elif (now_seat["table__status"] == Status.WAITING and now_seat["user_id"] is not None
-              and not now_seat["user__is_bot"] and now_seat["connections"] == max(delta, 0)):
-            # Before the match a seated player's first socket (he just sat down, or came back) or
-            # his last one closing is shown to the others at once, not with the next change.
-            with locked(table_id) as live:
-                now = timezone.now()
-                _bump(live, now)
-                _broadcast(live, [{"kind": "presence", "seat": seat, "connected": delta > 0}], now)
+    * for leavers: a player's last socket closing during a match (he is away from then,
+      ``Seat.away_since``), or his first opening again while he is away, is a versioned change
+      that everyone at the table is sent (games/clocks.py: what his leaving leads to);
+    * before the match, a seated player's first socket (he just sat down, or came back) or his
+      last one closing is shown to the others at once, not with the next change.
+
+    Counts are only what the processes report: a web process killed without closing its sockets
+    never removes their records, so its players look connected (and are never away) until they
+    come back and leave again."""
+    if (before > 0) == (after > 0):
+        return
+    with locked(table_id) as live:
+        now = timezone.now()
+        s = live.seats[seat]
+        if live.table.status != Status.WAITING:
+            _presence(live, seat, now)
+        elif s.user_id is not None and not s.is_bot:
+            _bump(live, now)
+            _broadcast(live, [{"kind": "presence", "seat": seat, "connected": after > 0}], now)
 
 
 def _presence(live: Live, index: int, now: datetime) -> None:

@@ -131,3 +131,77 @@ async def test_a_socket_slow_to_read_holds_up_only_itself():
     for _ in range(100):
         await asyncio.sleep(0)
     assert slow.texts == ["1", "2", "3"] and slow.version == 3
+
+
+async def test_a_text_listed_under_a_seat_it_was_not_built_for_is_handed_to_nobody(caplog):
+    layer = EmbeddedChannelLayer()
+    hub = TableHub.of(layer)
+    north, east = Recorder(), Recorder()
+    await hub.join(1, 0, north)
+    await hub.join(1, 1, east)
+    east_hand = dict(m(7), seat=1)
+    hub.deliver({"type": "table.each", "table": 1, "to": [[0, east_hand], [1, east_hand]]})
+    assert await east.next() == [east_hand]
+    assert north.got.empty()
+    assert "an update for seat 1 was listed for seat 0" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_never_passes_on_a_text_built_for_another_seat_and_resyncs_instead(
+        make_user, task_queue, caplog):
+    import json
+
+    from channels.db import database_sync_to_async as db
+    from channels.layers import get_channel_layer
+
+    from games import services
+
+    from .sockets import connect
+
+    ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
+    table = await db(services.create_table)(ala, "sixtysix", seats=[ala, ola], start=True)
+    north, _ = await connect(table.pk, ala)
+    assert north.seat == 0
+    forged = {"type": "update", "version": north.version + 1, "you": 1, "view": {"hand": ["AS"]}}
+    for socket in TableHub.of(get_channel_layer()).tables[table.pk][0]:     # north's, as the hub would
+        socket.push({"type": "table.send", "text": json.dumps(forged), "version": forged["version"], "seat": 1})
+    got = await north.recv()
+    assert got["type"] == "snapshot" and got["you"] == 0 and got["version"] == north.version
+    assert await north.comm.receive_nothing(timeout=0.1)
+    assert "an update for seat 1 reached a socket of seat 0" in caplog.text
+    await north.comm.disconnect()
+
+
+def _layer_prefix(redis_url: str) -> str:
+    """The channel layer's prefix config/settings.py gives a scaled site on ``redis_url``."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", REDIS_URL=redis_url,
+               SECRET_KEY="test-" + "x" * 50, DEBUG="1")
+    out = subprocess.run([sys.executable, "-c", "import json; from django.conf import settings; "
+                          "print(json.dumps(settings.CHANNEL_LAYERS['default']['CONFIG']))"],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1]).get("prefix", "asgi")    # channels_redis's default
+
+
+async def test_sites_on_two_redis_databases_never_get_each_others_table_messages():
+    """Redis scopes keys by database number, not pub/sub channels: the settings' prefix does."""
+    require_redis()
+    prefixes = [_layer_prefix("redis://127.0.0.1:6379/8"), _layer_prefix("redis://127.0.0.1:6379/9")]
+    assert prefixes[0] != prefixes[1]
+    ours, theirs = (ScaledChannelLayer(hosts=[f"redis://127.0.0.1:6379/{db}"], prefix=p)
+                    for db, p in zip((8, 9), prefixes))
+    try:
+        north, their_north = Recorder(), Recorder()
+        await TableHub.of(ours).join(6, 0, north)
+        await TableHub.of(theirs).join(6, 0, their_north)
+        await broadcast.send(theirs, [("table.6.seat.0", m(1))])
+        assert await their_north.next() == [m(1)]
+        await broadcast.send(ours, [("table.6.seat.0", m(2))])
+        assert await north.next() == [m(2)]          # and not their m(1) first
+        assert north.got.empty() and their_north.got.empty()
+    finally:
+        await ours.flush()
+        await theirs.flush()

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import loading, messages, services, tasks
+from games import loading, messages, presence, services, tasks
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
@@ -27,8 +27,8 @@ def two_players(make_user, **kw):
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "sixtysix", "kurnik", **kw)
     services.sit(t.pk, ola, 1)          # the last open seat: the match starts
-    for seat in (0, 1):
-        services.set_connected(t.pk, seat, +1)
+    presence.place(t.pk, "ala-1", 0)
+    presence.place(t.pk, "ola-1", 1)
     return t, ala, ola
 
 
@@ -51,13 +51,15 @@ def refusal(table_id, user, version_=None):
 
 def test_the_last_socket_closing_makes_a_player_away_and_everyone_is_told(make_user, task_queue, sent, settings):
     t, ala, ola = two_players(make_user)
-    services.set_connected(t.pk, None, +1)          # a spectator
-    services.set_connected(t.pk, 1, +1)             # ola's second tab
+    presence.place(t.pk, "eve-1", None)             # a spectator
+    presence.place(t.pk, "ola-2", 1)                # ola's second tab
     v, due = version(t.pk), Table.objects.get(pk=t.pk).due_at
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-2")
     assert version(t.pk) == v and Seat.objects.get(table=t, index=1).away_since is None   # a tab still open
+    presence.remove(t.pk, "ola-2")                  # told twice: still one tab open
+    assert version(t.pk) == v and Seat.objects.get(table=t, index=1).connections == 1
     sent.clear()
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     away = Seat.objects.get(table=t, index=1).away_since
     assert away is not None and version(t.pk) == v + 1
     assert {g for g, _p in sent} == {messages.seat_group(t.pk, 0), messages.spectator_group(t.pk)}
@@ -73,10 +75,10 @@ def test_the_last_socket_closing_makes_a_player_away_and_everyone_is_told(make_u
 
 def test_coming_back_within_the_grace_clears_it(make_user, task_queue, sent):
     t, ala, ola = two_players(make_user)
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     v = version(t.pk)
     sent.clear()
-    services.set_connected(t.pk, 1, +1)
+    presence.place(t.pk, "ola-2", 1)
     assert Seat.objects.get(table=t, index=1).away_since is None and version(t.pk) == v + 1
     msg = json.loads(dict(sent)[messages.seat_group(t.pk, 0)]["text"])
     assert msg["event"] == {"kind": "back", "seat": 1}
@@ -87,18 +89,18 @@ def test_coming_back_within_the_grace_clears_it(make_user, task_queue, sent):
 def test_nobody_is_away_before_the_match_or_after_it_and_bots_never(make_user, task_queue):
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "sixtysix", "kurnik")
-    services.set_connected(t.pk, 0, +1)
-    services.set_connected(t.pk, 0, -1)             # waiting for an opponent: leaving is free
+    presence.place(t.pk, "ala-1", 0)
+    presence.remove(t.pk, "ala-1")                  # waiting for an opponent: leaving is free
     assert Seat.objects.get(table=t, index=0).away_since is None
     b = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
-    services.set_connected(b.pk, 1, +1)
-    services.set_connected(b.pk, 1, -1)
+    presence.place(b.pk, "bot-1", 1)
+    presence.remove(b.pk, "bot-1")
     assert Seat.objects.get(table=b, index=1).away_since is None
 
 
 def test_a_claim_before_the_grace_is_over_is_refused_with_the_time_left(make_user, task_queue, settings):
     t, ala, ola = two_players(make_user)
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     err = refusal(t.pk, ala)
     assert err.code == "claim_too_early" and err.reason
     assert 55 <= err.params["retry_after"] <= settings.GAMES_LEAVER_GRACE_SECONDS
@@ -107,7 +109,7 @@ def test_a_claim_before_the_grace_is_over_is_refused_with_the_time_left(make_use
 
 def test_a_claim_is_refused_to_spectators_the_leaver_himself_and_a_stale_version(make_user, task_queue):
     t, ala, ola = two_players(make_user)
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     away_for(t.pk, 1, 61)
     assert refusal(t.pk, make_user("eve")).code == "spectator"
     assert refusal(t.pk, ola).code == "opponent_here"        # he is away, his opponent is not
@@ -118,7 +120,7 @@ def test_a_claim_is_refused_to_spectators_the_leaver_himself_and_a_stale_version
 
 def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_queue, sent, ratings_enqueued):
     t, ala, ola = two_players(make_user, rated=True)
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     away_for(t.pk, 1, 61)
     sent.clear()
     services.claim_win(t.pk, ala, version(t.pk))
@@ -144,17 +146,17 @@ def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_que
     assert err.code == "bad_request"                           # the match is over
     # The leaver coming back to the finished table changes nothing.
     v = version(t.pk)
-    services.set_connected(t.pk, 1, +1)
+    presence.place(t.pk, "ola-2", 1)
     assert version(t.pk) == v and Seat.objects.get(table=t, index=1).away_since is None
 
 
 def test_in_four_player_games_a_bot_takes_the_seat_once_the_grace_is_over(make_user, task_queue, settings):
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "hearts", seats=["me", ola, "random", "random"], start=True)
-    for seat in (0, 1):
-        services.set_connected(t.pk, seat, +1)
+    presence.place(t.pk, "ala-1", 0)
+    presence.place(t.pk, "ola-1", 1)
     task_queue.run_due()                 # the bots pass; the people owe theirs
-    services.set_connected(t.pk, 1, -1)
+    presence.remove(t.pk, "ola-1")
     table = Table.objects.get(pk=t.pk)
     away = Seat.objects.get(table=t, index=1).away_since
     assert table.due_at == away + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS)  # before any clock
@@ -186,10 +188,25 @@ def test_in_four_player_games_a_bot_takes_the_seat_once_the_grace_is_over(make_u
 def test_a_seat_a_bot_took_is_not_away_when_its_players_socket_moves_to_the_spectators(make_user, task_queue):
     ala = make_user("ala")
     t = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
-    services.set_connected(t.pk, 0, +1)
+    presence.place(t.pk, "ala-1", 0)
     task_queue.run_due()
-    services.set_connected(t.pk, 0, -1)
+    presence.remove(t.pk, "ala-1")
     away_for(t.pk, 0, 61)
     services.advance(t.pk)
-    services.set_connected(t.pk, None, +1)          # his socket comes back as a spectator's
+    presence.place(t.pk, "ala-2", None)             # his socket comes back as a spectator's
     assert Seat.objects.get(table=t, index=0).away_since is None
+
+
+def test_a_player_with_a_socket_open_is_never_taken_for_away_whatever_away_since_says(make_user, task_queue):
+    """The leaver rules key off the sockets open at the seat: a stale ``away_since`` beside an open
+    socket neither lets the opponent claim nor lets a bot take the seat."""
+    t, ala, ola = two_players(make_user)
+    away_for(t.pk, 1, 61)                        # ola's socket is still open
+    assert refusal(t.pk, ala).code == "opponent_here"
+    b = services.create_table(ala, "hearts", seats=["me", ola, "random", "random"], start=True)
+    presence.place(b.pk, "ala-b", 0)
+    presence.place(b.pk, "ola-b", 1)
+    away_for(b.pk, 1, 61)
+    tasks.sweep()
+    lv = loading.load(b.pk)
+    assert not lv.seats[1].replaced_by_bot and loading.seat_of(lv, ola) == 1

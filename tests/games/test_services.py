@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import loading, messages, services, tasks
+from games import loading, messages, presence, services, tasks
 from games.models import Deal, Seat, Table
 from games.errors import ServiceError
 
@@ -97,7 +97,7 @@ def test_it_refuses_a_spectator(make_user, task_queue):
 def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue, sent):
     t, ala, ola = two_player_table(make_user)
     for seat in (0, 1, None):                   # a socket at each seat, and a spectator's
-        services.set_connected(t.pk, seat, +1)
+        presence.place(t.pk, f"socket-{seat}", seat)
     sent.clear()
     seat, user = to_act_user(t.pk, [ala, ola])
     human_move(t.pk, user)
@@ -113,17 +113,17 @@ def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue
 
 def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task_queue, sent):
     t, ala, ola = two_player_table(make_user)
-    services.set_connected(t.pk, 1, +1)
-    services.set_connected(t.pk, 1, +1)         # two tabs
-    services.set_connected(t.pk, 1, -1)
-    for expected in ([messages.seat_group(t.pk, 1)],
-                     [messages.seat_group(t.pk, 1), messages.spectator_group(t.pk)]):
+    presence.place(t.pk, "tab-1", 1)
+    presence.place(t.pk, "tab-2", 1)            # two tabs
+    presence.remove(t.pk, "tab-1")
+    for n, expected in enumerate(([messages.seat_group(t.pk, 1)],
+                                  [messages.seat_group(t.pk, 1), messages.spectator_group(t.pk)])):
         sent.clear()
         human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
         assert [g for g, _p in sent] == expected
-        services.set_connected(t.pk, None, +1)  # then someone watches
-    services.set_connected(t.pk, 1, -1)
-    services.set_connected(t.pk, None, -2)
+        presence.place(t.pk, f"watcher-{n}", None)  # then someone watches
+    for socket in ("tab-2", "watcher-0", "watcher-1"):
+        presence.remove(t.pk, socket)
     sent.clear()
     human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
     assert sent == [] and loading.load(t.pk).table.spectators == 0

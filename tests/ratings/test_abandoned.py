@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import presence, services
 from games.models import Match, Seat, Table
 from ratings import services as ratings
 
@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def abandoned_match(winner, leaver):
     t = services.create_table(winner, "sixtysix", seats=[winner, leaver], start=True)
-    services.set_connected(t.pk, 1, +1)
-    services.set_connected(t.pk, 1, -1)                  # the leaver's last socket closes
+    presence.place(t.pk, "leaver", 1)
+    presence.remove(t.pk, "leaver")                       # the leaver's last socket closes
     Seat.objects.filter(table=t, index=1).update(away_since=timezone.now() - timedelta(minutes=2))
     services.claim_win(t.pk, winner, Table.objects.get(pk=t.pk).version)
     return Match.objects.get(table=t)

@@ -210,6 +210,7 @@ class Socket:
         self.errors: list[dict] = []
         self.sent: list[tuple] = []         # (at, version, action, port)
         self.idle_syncs: list[float] = []
+        self.wrong_seat: list[tuple] = []   # (kind, version, you): a message built for another seat
         self.msg: dict | None = None
         self.ws = None
         self.heard = time.monotonic()
@@ -263,6 +264,8 @@ class Socket:
         if kind in ("snapshot", "update"):
             self.log.append((kind, msg["version"], msg.get("events"), port, self.heard))
             self.msg = msg
+            if msg["you"] != self.seat:
+                self.wrong_seat.append((kind, msg["version"], msg["you"]))
         elif kind == "error":
             self.errors.append(dict(msg, at=self.heard, port=port))
         self.changed.set()
@@ -506,6 +509,7 @@ def check_streams(setup: dict, socks: list[Socket], final: dict) -> dict:
             prev = version
         assert prev == db["version"], f"{s.name} ended at version {prev}, the table at {db['version']}"
         assert s.finished, s.name
+        assert s.wrong_seat == [], (s.name, "was sent another seat's messages", s.wrong_seat)
         unexpected = [e for e in s.errors if e["code"] not in ("stale", "not_your_turn", "unavailable")]
         assert unexpected == [], (s.name, unexpected)
         report[s.name] = {"updates": updates, "versions_skipped_by_a_snapshot": skipped,

@@ -14,13 +14,13 @@ def hearts_table(prefix: str, connected: tuple) -> str:
     counted at each seat of ``connected`` (None: a spectator's)."""
     return f"""
 from accounts.models import User
-from games import loading, messages, services
+from games import loading, messages, presence, services
 users = [User.objects.create_user(username=f"{prefix}{{i}}", password="x-Secret-123") for i in range(4)]
 t = services.create_table(users[0], "hearts", seats=["me", "", "", ""])
 for i in (1, 2, 3):
     services.sit(t.pk, users[i], i)          # the last seat taken starts the match
 for seat in {connected!r}:
-    services.set_connected(t.pk, seat, +1)
+    presence.place(t.pk, f"socket-{{seat}}", seat)
 """
 
 
@@ -180,7 +180,7 @@ def move():
     sent.extend(group for group, _payload in out)
     connection.close()
 def join():
-    services.set_connected(t.pk, 1, +1)
+    presence.place(t.pk, "joining", 1)
     joined["counted_at"] = time.monotonic()
     msg, _seat = messages.snapshot(t.pk, users[1])
     joined["version"] = msg["version"]

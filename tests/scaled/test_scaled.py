@@ -132,7 +132,7 @@ async def _play(ports, table_id, cookies, procs, rng):
 
     async def open_ws(port, cookie=None):
         headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-        for _ in range(50):
+        for _ in range(600):       # ~2 min: four processes starting at once on a busy machine take long
             try:
                 return await websockets.connect(f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
                                                 origin=f"http://127.0.0.1:{port}",
@@ -145,6 +145,8 @@ async def _play(ports, table_id, cookies, procs, rng):
              await open_ws(ports[1])]
     versions = [[] for _ in socks]
     last = [None] * len(socks)
+    seats = (0, 2, None)                # each socket's seat (SETUP): every message it gets is built for it
+    wrong_seat = []
 
     async def pump(i, timeout):
         try:
@@ -153,6 +155,8 @@ async def _play(ports, table_id, cookies, procs, rng):
                 if msg["type"] in ("snapshot", "update"):   # (a stale action is answered by a snapshot)
                     versions[i].append((msg["type"], msg["version"]))
                     last[i] = msg
+                    if msg["you"] != seats[i]:
+                        wrong_seat.append((i, msg["type"], msg["version"], msg["you"]))
                 timeout = 0.05
         except asyncio.TimeoutError:
             pass
@@ -179,6 +183,7 @@ async def _play(ports, table_id, cookies, procs, rng):
                 acted += 1
     for s in socks:
         await s.close()
+    assert wrong_seat == [], f"sockets were sent another seat's messages: {wrong_seat}"
     return versions, last, killed, acted
 
 
