@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_noop
@@ -350,10 +350,22 @@ def record_result(sender, match: Match, table: Table, **kwargs) -> None:
         if g.round.tournament.format == Format.ARENA:
             arena_steps.after_result(g)
     tid = g.round.tournament_id
-    transaction.on_commit(lambda: _after_table(tid))
+    arena = g.round.tournament.format == Format.ARENA
+    transaction.on_commit(lambda: _after_table(tid, arena))
 
 
-def _after_table(tid: int) -> None:
+def _after_table(tid: int, arena: bool) -> None:
+    """After a tournament table's match has committed. A round closes here, at once, when this was
+    its last table (a duplicate round's seed is revealed with it): a queued step waits behind a busy
+    worker's table work, or for the next tick, and the page meanwhile showed the round as playing.
+    The arena pairs its free players in the task (tables are created there)."""
+    if not arena:
+        try:
+            if not advance(tid):          # done, its broadcast tells the page; else other tables play
+                broadcast(tid)
+            return
+        except DatabaseError:             # the queued step below does it instead
+            log.warning("tournament %s: could not close the round after a table ended", tid, exc_info=True)
     broadcast(tid)
     scheduling.enqueue_advance(tid)
 
