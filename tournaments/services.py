@@ -501,7 +501,9 @@ def state(t: Tournament) -> dict:
         "leaderboard": arena_leaderboard(t, active, names, final, playing) if started and is_arena else [],
         "duplicate": (duplicate_steps.page_state(t, names, active, started, rounds, playing)
                       if is_duplicate else None),
-        "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating} for e in active],
+        "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating if started else
+                     current_rating(e.user, t.game, t.variant or core.get_rules(t.game).variants[0])}
+                    for e in active],
         "rounds": rounds,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
                        "rating": ratings.get(r.id), "playing": r.id in playing,

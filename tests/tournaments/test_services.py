@@ -210,3 +210,19 @@ def test_the_page_hears_the_round_is_over_with_the_commit_of_its_last_table(bots
     assert last["rounds"][0]["status"] == "finished"
     assert last["rounds"][0]["duplicate"]["seed"] == rnd.seed
     assert not advance_queue.pending or all(eta is not None for _tid, eta in advance_queue.pending)
+
+
+def test_the_page_names_each_players_rating_and_who_is_playing(bots, make_user, clock, task_queue, advance_queue):
+    from ratings.models import Rating
+
+    t = make_tournament(clock, rounds=1, bank_seconds=600)
+    ala = make_user("ala")
+    Rating.objects.create(user=ala, game="sixtysix", variant="kurnik", display=1612, games=4)
+    for u in [ala] + bots(1):
+        services.register(t.pk, u)
+    before = services.state(Tournament.objects.get(pk=t.pk))
+    assert {e["name"]: e["rating"] for e in before["entries"]} == {"ala": 1612, "tbot0": 1500}
+    clock.advance(60)
+    tournament_tick()                      # round 1: ala's table waits for her move
+    rows = services.state(Tournament.objects.get(pk=t.pk))["standings"]
+    assert {r["name"]: (r["rating"], r["playing"]) for r in rows} == {"ala": (1612, True), "tbot0": (1500, True)}
