@@ -145,7 +145,27 @@ def match(request, match_id):
     return render(request, "ratings/match.html", {
         "match": m, "table": m.table, "game_label": GAME_LABELS[game], "players": players,
         "columns": columns, "score": table, "finished": m.finished,
+        "last_deal": _last_public_hands(m, table["rows"], names),
     })
+
+
+SUIT_ORDER = "SHCD"         # alternating colours, as the table's hand shows them (static/js/cards.js)
+RANK_ORDER = {"sixtysix": "9JQKTA", None: "23456789TJQKA"}
+
+
+def _last_public_hands(m: Match, rows: list[dict], names: dict) -> dict | None:
+    """The hands dealt in the match's last deal that may be shown (services.deal_is_public), each
+    sorted by suit and rank, for the match page's look at the cards."""
+    public = [row for row in rows if row["public"]]
+    if not public:
+        return None
+    row = public[-1]
+    record = Deal.objects.only("record").get(pk=row["deal"].pk).record
+    order = RANK_ORDER.get(record["game"], RANK_ORDER[None])
+    key = lambda code: (SUIT_ORDER.index(code[1]), order.index(code[0]))      # noqa: E731
+    return {"number": row["number"], "trump": record.get("trump_card"), "dealer": names.get(record["dealer"]),
+            "hands": [{"seat": seat, "name": names.get(seat, ""), "cards": sorted(hand, key=key)}
+                      for seat, hand in enumerate(record["hands"])]}
 
 
 def _public_deal(request, match_id, number) -> tuple[Match, Deal]:

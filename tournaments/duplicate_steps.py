@@ -143,11 +143,13 @@ def holding_label(game: str, variant: str, holding: tuple[int, ...]) -> str:
             _("Right of the dealer")][holding[0]]
 
 
-def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, rounds: list[dict]) -> dict:
-    """What the page adds for a duplicate tournament: the standings, and in each of ``rounds`` (the
-    page's round dicts) its commitment and, once the round is over, its seed and every board's
-    comparison."""
+def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, rounds: list[dict],
+               playing: set[int]) -> dict:
+    """What the page adds for a duplicate tournament: the standings (with each entrant's rating and
+    whether his match is being played), and in each of ``rounds`` (the page's round dicts) its
+    commitment and, once the round is over, its seed and every board's comparison."""
     final = {e.pk: e.final_rank for e in active}
+    ratings = {e.pk: e.seed_rating for e in active}
     counted = started and t.round_set.filter(status=Round.Status.FINISHED).exists()
     rows = standings(t, active) if counted else []      # nothing to rank before a round is over
     label_of = {}
@@ -169,6 +171,7 @@ def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, r
     return {
         "boards_per_round": t.boards,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
+                       "rating": ratings.get(r.id), "playing": r.id in playing,
                        "pct": round(r.pct, 2), "boards": r.boards, "margin": r.margin, "byes": r.byes}
                       for r in sorted(rows, key=lambda r: (final.get(r.id) or r.rank, r.rank))],
     }

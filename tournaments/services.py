@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_noop
@@ -350,10 +350,22 @@ def record_result(sender, match: Match, table: Table, **kwargs) -> None:
         if g.round.tournament.format == Format.ARENA:
             arena_steps.after_result(g)
     tid = g.round.tournament_id
-    transaction.on_commit(lambda: _after_table(tid))
+    arena = g.round.tournament.format == Format.ARENA
+    transaction.on_commit(lambda: _after_table(tid, arena))
 
 
-def _after_table(tid: int) -> None:
+def _after_table(tid: int, arena: bool) -> None:
+    """After a tournament table's match has committed. A round closes here, at once, when this was
+    its last table (a duplicate round's seed is revealed with it): a queued step waits behind a busy
+    worker's table work, or for the next tick, and the page meanwhile showed the round as playing.
+    The arena pairs its free players in the task (tables are created there)."""
+    if not arena:
+        try:
+            if not advance(tid):          # done, its broadcast tells the page; else other tables play
+                broadcast(tid)
+            return
+        except DatabaseError:             # the queued step below does it instead
+            log.warning("tournament %s: could not close the round after a table ended", tid, exc_info=True)
     broadcast(tid)
     scheduling.enqueue_advance(tid)
 
@@ -461,6 +473,8 @@ def state(t: Tournament) -> dict:
     final = {e.pk: e.final_rank for e in active}
     table_ids = [g.table_id for g in Game.objects.filter(round__tournament=t) if g.table_id]
     table_status = dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "status"))
+    playing = playing_entries(t)
+    ratings = {e.pk: e.seed_rating for e in active}
     rounds = []
     for rnd in t.round_set.prefetch_related("games"):
         games = list(rnd.games.all())
@@ -484,25 +498,37 @@ def state(t: Tournament) -> dict:
         "next_round_at": t.next_round_at.isoformat() if t.next_round_at else None,
         "paused": t.paused_at is not None,
         "ends_at": t.ends_at.isoformat() if t.ends_at else None,
-        "leaderboard": arena_leaderboard(t, active, names, final) if started and is_arena else [],
-        "duplicate": duplicate_steps.page_state(t, names, active, started, rounds) if is_duplicate else None,
-        "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating} for e in active],
+        "leaderboard": arena_leaderboard(t, active, names, final, playing) if started and is_arena else [],
+        "duplicate": (duplicate_steps.page_state(t, names, active, started, rounds, playing)
+                      if is_duplicate else None),
+        "entries": [{"id": e.pk, "name": e.user.username, "rating": e.seed_rating if started else
+                     current_rating(e.user, t.game, t.variant or core.get_rules(t.game).variants[0])}
+                    for e in active],
         "rounds": rounds,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
+                       "rating": ratings.get(r.id), "playing": r.id in playing,
                        "match_points": r.match_points, "buchholz": r.buchholz,
                        "game_points": r.game_points, "games": r.games, "byes": r.byes}
                       for r in sorted(rows, key=lambda r: (final.get(r.id) or r.rank, r.rank))],
     }
 
 
+def playing_entries(t: Tournament) -> set[int]:
+    """The entries whose match is being played now (the page marks them in its ranking)."""
+    if t.status != Status.RUNNING:
+        return set()
+    return {p for g in Game.objects.filter(round__tournament=t, result__isnull=True, bye=False)
+            for p in g.players if p is not None}
+
+
 ARENA_GAMES_SHOWN = 40
 
 
-def arena_leaderboard(t: Tournament, active: list[Entry], names: dict, final: dict) -> list[dict]:
-    playing = {p for g in Game.objects.filter(round__tournament=t, result__isnull=True)
-               for p in g.players if p is not None}
+def arena_leaderboard(t: Tournament, active: list[Entry], names: dict, final: dict, playing: set[int]) -> list[dict]:
     paused = {e.pk for e in active if e.paused}
+    ratings = {e.pk: e.seed_rating for e in active}
     return [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id), "points": r.points,
+             "rating": ratings.get(r.id),
              "sheet": r.sheet, "on_fire": r.on_fire, "games": r.games, "wins": r.wins,
              "playing": r.id in playing, "paused": r.id in paused}
             for r in arena_steps.standings(t, active)]

@@ -3,8 +3,9 @@
 * ``tournament_tick`` (beat, every ``TOURNAMENT_TICK_SECONDS``): starts every tournament whose
   start time has come and advances every running one. It is the reliable path: it needs no task
   to have survived (a killed worker, a broker restart, the in-memory broker of embedded mode).
-* ``advance_tournament(id)``: enqueued on commit when a tournament table's match ends, and at the
-  end of a break, so rounds follow each other without waiting for the tick.
+* ``advance_tournament(id)``: enqueued at the end of a break, when an arena table's match ends
+  (a round format's step runs right after that commit: tournaments/services.py ``_after_table``),
+  and when that step could not run, so rounds follow each other without waiting for the tick.
 * ``start_tournament(id)``: the same start the tick does, for an admin's "start now".
 
 Every one is idempotent (tournaments/services.py locks the row and does only what is due).

@@ -1,4 +1,7 @@
 """``{% load game_labels %}``: translated names for the identifiers tables and ratings store."""
+import re
+import zlib
+
 from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext
@@ -36,3 +39,35 @@ def bot_badge(user):
     return format_html('<span class="badge bot-account" title="{}">{}</span>',
                        gettext("A bot account: its owner's program plays."),
                        pgettext("bot account badge", "BOT"))
+
+
+INITIAL_TONES = 8
+
+
+@register.filter
+def initials(person, bot=False):
+    """``{{ user|initials }}`` or ``{{ name|initials:is_bot }}``: a person's picture on the pages, his
+    initials on a colour of his own (the same on every page). For the eye only: his name is always
+    written beside it, so it is hidden from screen readers."""
+    is_bot = bool(bot) or getattr(person, "is_bot", False)
+    name = getattr(person, "username", None) or str(person or "")
+    if getattr(person, "is_bot", False):
+        name = labels.bot_label(person.bot_level)
+    words = [w for w in re.split(r"[^\w]+|_", name) if w]
+    letters = (words[0][:1] + words[1][:1]) if len(words) > 1 else name.strip()[:2]
+    tone = "bot" if is_bot else f"tone-{zlib.crc32(name.lower().encode()) % INITIAL_TONES}"
+    return format_html('<span class="initials {}" aria-hidden="true">{}</span>', tone, letters.upper() or "?")
+
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+@register.filter
+def card(code):
+    """``{{ "TH"|card }}``: a face-up card drawn as the table draws it (static/js/cards.js face)."""
+    rank, suit = ("10" if code[0] == "T" else code[0]), code[1]
+    colour = "red" if suit in "HD" else "black"
+    return format_html('<span class="card {} suit-{}" role="img" aria-label="{}{}"><span class="corner" aria-hidden="true">'
+                       '<span class="rank">{}</span><span class="suit">{}</span></span>'
+                       '<span class="pip" aria-hidden="true">{}</span></span>',
+                       colour, suit, rank, SUIT_SYMBOLS[suit], rank, SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])

@@ -5,12 +5,14 @@ Hearts tournament; the stored deal records prove every table of a round played t
 against the round's seed, which nothing showed before the round was over."""
 import io
 import json
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 
 from games.engine import fair, verify
 from games.models import Deal
+from games.signals import match_finished
 from ratings.services import deal_is_public, public_record
 from tournaments import duplicate, services
 from tournaments.models import Entry, Game, Round, Tournament
@@ -36,12 +38,32 @@ def _records(game):
     return {d.number: public_record(match, d) for d in Deal.objects.filter(match=match).order_by("number")}
 
 
+@contextmanager
+def at_each_match_end(tid, look):
+    """Call ``look(tournament)`` whenever a match ends, inside its transaction: while its round is
+    still being played (the round's last table closes it right after that commit)."""
+    def receiver(sender, match, table, **kwargs):
+        look(Tournament.objects.get(pk=tid))
+
+    match_finished.connect(receiver, dispatch_uid="at-each-match-end")
+    try:
+        yield
+    finally:
+        match_finished.disconnect(dispatch_uid="at-each-match-end")
+
+
 class SecretWatch:
     """Each step, while a round is being played: its seed is on no page state and in no record
-    anyone may download (also of a table whose match has finished), its tables are private."""
+    anyone may download (also of a table whose match has finished), its tables are private. It
+    looks as well the moment each match ends (inside its transaction, ``watching``): the round's
+    last table closes the round right after that commit, so no step sees it finished in between."""
 
     def __init__(self):
         self.finished_tables_checked = 0
+
+    def watching(self, tid):
+        return at_each_match_end(tid, lambda t: self(None, t))
+
 
     def __call__(self, i, t):
         page = json.dumps(services.state(t))
@@ -71,7 +93,8 @@ def test_a_duplicate_sixtysix_round_swaps_the_hands_between_tables_and_verifies(
                                                                              advance_queue):
     t = _tournament(clock, "sixtysix", "kurnik", bots(4), rounds=1, boards=4)
     watch = SecretWatch()
-    t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, on_step=watch, limit=300)
+    with watch.watching(t.pk):
+        t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, on_step=watch, limit=300)
 
     assert t.status == "finished" and watch.finished_tables_checked
     rnd = Round.objects.get(tournament=t)
@@ -114,7 +137,8 @@ def test_a_duplicate_hearts_tournament_deals_the_same_cards_at_every_table(bots,
                                                                           advance_queue):
     t = _tournament(clock, "hearts", "standard", bots(7), rounds=2, boards=2)
     watch = SecretWatch()
-    t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, on_step=watch, limit=400)
+    with watch.watching(t.pk):
+        t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, on_step=watch, limit=400)
 
     assert t.status == "finished" and watch.finished_tables_checked
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
@@ -154,14 +178,15 @@ def test_the_page_shows_the_comparison_only_after_the_round(make_user, client, b
     t = _tournament(clock, "sixtysix", "kurnik", bots(4), rounds=1, boards=2)
     pages = []
 
-    def look(i, tt):
-        if tt.status == "running" and not pages:
+    def look(tt):
+        if not pages:
             html = client.get(f"/tournaments/{tt.pk}/").content.decode()
             rnd = Round.objects.get(tournament=tt)
             assert rnd.commitment in html and rnd.seed not in html
             assert "data-duplicate-board" not in html
             pages.append(html)
-    t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, on_step=look, limit=300)
+    with at_each_match_end(t.pk, look):
+        t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, limit=300)
     assert pages
     html = client.get(f"/tournaments/{t.pk}/").content.decode()
     rnd = Round.objects.get(tournament=t)
@@ -225,10 +250,10 @@ def test_a_duplicate_spades_round_compares_partnerships(bots, clock, task_queue,
     t = _tournament(clock, "spades", "standard", bots(8), rounds=1, boards=2)
     seen_running = []
 
-    def look(i, tt):
-        if tt.status == "running":
-            seen_running.append(services.state(tt)["duplicate"]["standings"])
-    t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, on_step=look, limit=300)
+    def look(tt):
+        seen_running.append(services.state(tt)["duplicate"]["standings"])
+    with at_each_match_end(t.pk, look):
+        t = run_tournament(t.pk, clock, task_queue, advance_queue, step=1.0, redeliver=2, limit=300)
     assert t.status == "finished" and seen_running and seen_running[0] == []    # nothing ranked mid-round
     shown = services.state(t)["rounds"][0]["duplicate"]
     for board in shown["boards"]:

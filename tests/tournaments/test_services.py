@@ -5,6 +5,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games.models import Match, Table
+from games.signals import match_finished
 from tournaments import services
 from tournaments.models import Entry, Game, Round, Tournament
 from tournaments.services import TournamentError
@@ -89,17 +90,20 @@ def test_it_stores_a_result_with_the_match_and_recovers_one_that_was_missed(bots
     clock.advance(60)
     tournament_tick()
     game = Game.objects.get(round__tournament=t)
-    task_queue.run_all_of(game.table_id)
-    while task_queue.pending:
-        task_queue.run_due()
-    game.refresh_from_db()
+    # The receiver missed (as if it had not been connected): no result, and no step after the match.
+    match_finished.disconnect(dispatch_uid="tournaments.record_result")
+    try:
+        task_queue.run_all_of(game.table_id)
+        while task_queue.pending:
+            task_queue.run_due()
+    finally:
+        match_finished.connect(services.record_result, dispatch_uid="tournaments.record_result")
     assert Match.objects.get(table_id=game.table_id).finished
-    assert sorted(game.result["points"]) == [0.0, 1.0]
-    # Lose the stored result (as if the receiver had been missed): the next step rebuilds it.
-    Game.objects.filter(pk=game.pk).update(result=None)
-    assert services.advance(t.pk) is True
+    assert Game.objects.get(pk=game.pk).result is None and Tournament.objects.get(pk=t.pk).status == "running"
+    assert services.advance(t.pk) is True                # the next step rebuilds it
     t.refresh_from_db()
-    assert t.status == "finished" and Game.objects.get(pk=game.pk).result is not None
+    game.refresh_from_db()
+    assert t.status == "finished" and sorted(game.result["points"]) == [0.0, 1.0]
 
 
 def test_it_gives_a_bye_worth_a_win_to_a_different_player_each_round(bots, clock, task_queue, advance_queue):
@@ -177,3 +181,48 @@ def test_it_finishes_even_when_every_task_is_lost_thanks_to_the_tick(bots, clock
     finally:
         scheduling._enqueue = original
     assert t.status == "finished" and Round.objects.filter(tournament=t).count() == 2
+
+
+def test_the_page_hears_the_round_is_over_with_the_commit_of_its_last_table(bots, clock, task_queue, advance_queue):
+    """Closing the round (and revealing a duplicate round's seed) does not wait for a queued step:
+    in a busy worker that step, or the next tick, came seconds later, and the page said
+    "Round 1 · playing" meanwhile. No tournament task runs here: the table's end alone must do it."""
+    from games.broadcast import collecting
+    from games.messages import tournament_group
+
+    t = make_tournament(clock, format="duplicate", rounds=2, boards=1, break_seconds=60, bot_level="random")
+    for u in bots(2):
+        services.register(t.pk, u)
+    clock.advance(60)
+    tournament_tick()
+    advance_queue.pending.clear()
+    game = Game.objects.get(round__tournament=t)
+    with collecting() as sent:
+        while task_queue.pending:                # the bots play the round's only table to its end
+            task_queue.run_due()
+    assert Match.objects.get(table_id=game.table_id).finished
+    rnd = Round.objects.get(tournament=t, number=1)
+    assert rnd.status == Round.Status.FINISHED
+    assert Table.objects.get(pk=game.table_id).duplicate["revealed"] is True
+    page = [payload["state"] for group, payload in sent if group == tournament_group(t.pk)]
+    assert page, "the page heard nothing of the table's end"
+    last = page[-1]
+    assert last["rounds"][0]["status"] == "finished"
+    assert last["rounds"][0]["duplicate"]["seed"] == rnd.seed
+    assert not advance_queue.pending or all(eta is not None for _tid, eta in advance_queue.pending)
+
+
+def test_the_page_names_each_players_rating_and_who_is_playing(bots, make_user, clock, task_queue, advance_queue):
+    from ratings.models import Rating
+
+    t = make_tournament(clock, rounds=1, bank_seconds=600)
+    ala = make_user("ala")
+    Rating.objects.create(user=ala, game="sixtysix", variant="kurnik", display=1612, games=4)
+    for u in [ala] + bots(1):
+        services.register(t.pk, u)
+    before = services.state(Tournament.objects.get(pk=t.pk))
+    assert {e["name"]: e["rating"] for e in before["entries"]} == {"ala": 1612, "tbot0": 1500}
+    clock.advance(60)
+    tournament_tick()                      # round 1: ala's table waits for her move
+    rows = services.state(Tournament.objects.get(pk=t.pk))["standings"]
+    assert {r["name"]: (r["rating"], r["playing"]) for r in rows} == {"ala": (1612, True), "tbot0": (1500, True)}
