@@ -127,7 +127,47 @@ def make_user(db):
     return make
 
 
+# --- kinds of tests, and how pytest-xdist shares them out ----------------------------------------
+# Marked by where a test lives (or what its module runs), never by lists of paths: a new test in
+# tests/browser is a browser test, a new module that serves the site with tests/embedded.py is e2e,
+# and so is every documented command run as a process (tests/commands).
+KIND_BY_DIRECTORY = {"browser": "browser", "scaled": "scaled", "commands": "e2e"}
+# Tests that use the shared PostgreSQL and Redis run on one worker, one after the other: some of
+# them stop and start those services (tests/scaled/test_faults.py), which no other test may meet.
+SHARED_SERVICES = "shared-services"
+BROWSER = "browser"
+
+
+def _kind_of_directory(item) -> str | None:
+    parts = item.path.relative_to(item.config.rootpath / "tests").parts
+    return KIND_BY_DIRECTORY.get(parts[0]) if len(parts) > 1 else None
+
+
+def _order(item) -> int:
+    """Shared services first (the longest unit of work), browser tests last: Playwright's sync API
+    keeps an event loop marked as running in the main thread for the rest of the session, where
+    later asyncio tests could not start their own."""
+    if item.get_closest_marker("browser"):
+        return 2
+    return 0 if item.get_closest_marker("services") else 1
+
+
+@pytest.hookimpl(tryfirst=True)     # before xdist's own hook reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run last: they are the slowest, and Playwright's sync API keeps an event loop
-    marked as running in the main thread, where later asyncio tests could not start their own."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        kind = _kind_of_directory(item)
+        if kind:
+            item.add_marker(kind)
+        if kind == "scaled":
+            item.add_marker("services")
+        module = getattr(item, "module", None)
+        if module is not None and "embedded_site" in vars(module):
+            item.add_marker("e2e")
+        if item.get_closest_marker("xdist_group") is None:
+            # One unit of work per module (its module-scoped fixtures are set up once), except
+            # the shared services' tests and the browser tests, each one unit: the browser tests
+            # share one embedded server and one chromium.
+            group = (SHARED_SERVICES if item.get_closest_marker("services")
+                     else BROWSER if item.get_closest_marker("browser") else str(item.path.relative_to(config.rootpath)))
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=_order)
