@@ -162,11 +162,15 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="cards@localhost")
 # --- channels and celery ----------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    # PERFORMANCE.md: the pub/sub layer, not the core RedisChannelLayer.
+    # PERFORMANCE.md: the pub/sub layer, not the core RedisChannelLayer. Redis's pub/sub channels
+    # belong to the server, not to a database number: sites on two database numbers of one Redis
+    # (the tests' parallel workers, or a staging site beside production) would hear each other's
+    # tables without a prefix of their own.
+    _REDIS_DB = REDIS_URL.split("?")[0].rstrip("/").rpartition("/")[2]
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "games.layers.ScaledChannelLayer",   # the pub/sub layer, batched
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"asgi.db{_REDIS_DB if _REDIS_DB.isdigit() else 0}"},
         }
     }
 else:

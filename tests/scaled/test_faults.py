@@ -39,12 +39,11 @@ import pytest
 
 from tests.services import require
 
-from .test_scaled import BIN, ROOT, Procs, _free_port, _open, manage_shell, scaled_env, worker_args
+from .test_scaled import BIN, ROOT, Procs, _free_port, _open, artifact, manage_shell, scaled_env, worker_args
 
 pytestmark = pytest.mark.scaled
 
 DB = "cards_faults_test"
-REDIS_DB = 14
 HEARTS_START = [85, 85, 85, 85]     # the Queen of spades alone ends the match: one deal or two
 SPADES_START = [480, 480]           # a made contract ends it
 PACE = 0.04                         # a scripted person's pause before acting (s)
@@ -55,7 +54,7 @@ PLAY_SECONDS = 50
 
 @pytest.fixture(scope="module")
 def env():
-    return scaled_env(DB, REDIS_DB, BOT_DELAY_MS="40", DEAL_PAUSE_MS="300")
+    return scaled_env(DB, BOT_DELAY_MS="40", DEAL_PAUSE_MS="300")
 
 
 SETUP = """
@@ -419,7 +418,7 @@ def scenario(env, prefix: str, fault, restore=None) -> tuple[dict, list[Socket],
             procs.start(f"{prefix}web{n}", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
         procs.start(f"{prefix}worker", *worker_args(f"{prefix}worker"))
         procs.start(f"{prefix}beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
-                    "--schedule", ROOT / "test-artifacts" / f"celerybeat-{prefix}schedule")
+                    "--schedule", artifact(f"celerybeat-{prefix}schedule"))
         for port in ports:
             _wait(lambda: _open(port), 30, "daphne did not come up")
         with ThreadPoolExecutor(1) as pool:
