@@ -132,10 +132,6 @@ def make_user(db):
 # tests/browser is a browser test, a new module that serves the site with tests/embedded.py is e2e,
 # and so is every documented command run as a process (tests/commands).
 KIND_BY_DIRECTORY = {"browser": "browser", "scaled": "scaled", "commands": "e2e"}
-# Tests that use the shared PostgreSQL and Redis run on one worker, one after the other: some of
-# them stop and start those services (tests/scaled/test_faults.py), which no other test may meet.
-SHARED_SERVICES = "shared-services"
-BROWSER = "browser"
 
 
 def _kind_of_directory(item) -> str | None:
@@ -144,30 +140,44 @@ def _kind_of_directory(item) -> str | None:
 
 
 def _order(item) -> int:
-    """Shared services first (the longest unit of work), browser tests last: Playwright's sync API
+    """The scaled tests first (the longest unit of work), browser tests last: Playwright's sync API
     keeps an event loop marked as running in the main thread for the rest of the session, where
     later asyncio tests could not start their own."""
     if item.get_closest_marker("browser"):
         return 2
-    return 0 if item.get_closest_marker("services") else 1
+    return 0 if item.get_closest_marker("scaled") else 1
 
 
-@pytest.hookimpl(tryfirst=True)     # before xdist's own hook reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         kind = _kind_of_directory(item)
         if kind:
             item.add_marker(kind)
-        if kind == "scaled":
-            item.add_marker("services")
         module = getattr(item, "module", None)
         if module is not None and "embedded_site" in vars(module):
             item.add_marker("e2e")
-        if item.get_closest_marker("xdist_group") is None:
-            # One unit of work per module (its module-scoped fixtures are set up once), except
-            # the shared services' tests and the browser tests, each one unit: the browser tests
-            # share one embedded server and one chromium.
-            group = (SHARED_SERVICES if item.get_closest_marker("services")
-                     else BROWSER if item.get_closest_marker("browser") else str(item.path.relative_to(config.rootpath)))
-            item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=_order)
+
+
+# Units of work for `--dist loadgroup` (the Makefile's): one per module, so its module-scoped
+# fixtures are set up once, except two that each run whole on one worker: tests/scaled (they share
+# the one PostgreSQL, and test_faults stops and starts it) and tests/browser (one embedded server
+# and one chromium, and run last on their worker, see _order). By path, as the controller sees only
+# node ids: xdist's own xdist_group markers are lost on pytest 9, whose node ids xdist cannot suffix.
+SHARED_UNITS = ("tests/scaled/", "tests/browser/")
+
+
+def unit_of_work(nodeid: str) -> str:
+    return next((unit for unit in SHARED_UNITS if nodeid.startswith(unit)), nodeid.split("::")[0])
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of_work(nodeid)
+
+    return UnitScheduling(config, log)

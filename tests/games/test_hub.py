@@ -68,7 +68,6 @@ async def test_each_socket_gets_its_own_seats_payloads_in_order_and_nobody_elses
     assert set(hub.tables) == {2}
 
 
-@pytest.mark.services       # Redis, which tests/scaled/test_faults.py restarts
 async def test_two_processes_take_a_move_from_one_redis_message_and_resync_after_redis_reconnects():
     import redis.asyncio as aioredis
     require_redis()

@@ -10,7 +10,6 @@ from tests.services import require_redis
 pytestmark = pytest.mark.asyncio
 
 
-@pytest.mark.services       # Redis, which tests/scaled/test_faults.py restarts
 async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
     from games.layers import ScaledChannelLayer
     require_redis()
@@ -33,7 +32,6 @@ async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
         await layer.flush()
 
 
-@pytest.mark.services       # Redis, which tests/scaled/test_faults.py restarts
 async def test_a_publish_through_a_connection_redis_dropped_is_made_again():
     import redis.asyncio as aioredis
 

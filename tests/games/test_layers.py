@@ -36,7 +36,6 @@ async def test_it_refuses_invalid_names():
         await layer.group_send("not a valid group!", {"type": "x"})
 
 
-@pytest.mark.services       # Redis, which tests/scaled/test_faults.py restarts
 async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
     from tests.services import require_redis
     from games.layers import ScaledChannelLayer
@@ -55,7 +54,6 @@ async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
         await layer.flush()
 
 
-@pytest.mark.services       # Redis, which tests/scaled/test_faults.py restarts
 async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_order():
     """A burst of commits larger than the connection pool: none fails, and the process's
     publishes reach Redis in the order they were committed."""
