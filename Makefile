@@ -1,11 +1,16 @@
-# Embedded mode: `make run`. Tests: `make test`.
+# Embedded mode: `make run`. Tests: `make test` (all), `make test-fast` (the inner loop).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist: two workers; tests/conftest.py groups the tests that share a server or the shared
+# PostgreSQL and Redis onto one worker each (--dist loadgroup), in the order it sorts them in.
+WORKERS ?= 2
+PARALLEL ?= -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+PARALLEL_FAST ?= $(PARALLEL)
 
-.PHONY: run test install migrate demo messages clean
+.PHONY: run test test-fast install migrate demo messages clean
 
 $(BIN)/activate: requirements.txt
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -31,7 +36,12 @@ test: install
 	@test -x /usr/bin/chromium -a -x /usr/sbin/nginx || (apt-get update && apt-get install -y chromium nginx)
 	test -d node_modules/axe-core || npm ci --no-audit --no-fund
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
+
+# The inner loop: engine, bots, services, sockets, views; no browser, no servers in subprocesses
+# (tests/conftest.py marks those by directory and by what their module runs).
+test-fast: install
+	$(BIN)/pytest $(PARALLEL_FAST) -m "not browser and not scaled and not e2e"
 
 # Recompile translations (needs gettext; the compiled .mo files are committed).
 messages:

@@ -127,7 +127,57 @@ def make_user(db):
     return make
 
 
+# --- kinds of tests, and how pytest-xdist shares them out ----------------------------------------
+# Marked by where a test lives (or what its module runs), never by lists of paths: a new test in
+# tests/browser is a browser test, a new module that serves the site with tests/embedded.py is e2e,
+# and so is every documented command run as a process (tests/commands).
+KIND_BY_DIRECTORY = {"browser": "browser", "scaled": "scaled", "commands": "e2e"}
+
+
+def _kind_of_directory(item) -> str | None:
+    parts = item.path.relative_to(item.config.rootpath / "tests").parts
+    return KIND_BY_DIRECTORY.get(parts[0]) if len(parts) > 1 else None
+
+
+def _order(item) -> int:
+    """The scaled tests first (the longest unit of work), browser tests last: Playwright's sync API
+    keeps an event loop marked as running in the main thread for the rest of the session, where
+    later asyncio tests could not start their own."""
+    if item.get_closest_marker("browser"):
+        return 2
+    return 0 if item.get_closest_marker("scaled") else 1
+
+
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run last: they are the slowest, and Playwright's sync API keeps an event loop
-    marked as running in the main thread, where later asyncio tests could not start their own."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        kind = _kind_of_directory(item)
+        if kind:
+            item.add_marker(kind)
+        module = getattr(item, "module", None)
+        if module is not None and "embedded_site" in vars(module):
+            item.add_marker("e2e")
+    items.sort(key=_order)
+
+
+# Units of work for `--dist loadgroup` (the Makefile's): one per module, so its module-scoped
+# fixtures are set up once, except two that each run whole on one worker: tests/scaled (they share
+# the one PostgreSQL, and test_faults stops and starts it) and tests/browser (one embedded server
+# and one chromium, and run last on their worker, see _order). By path, as the controller sees only
+# node ids: xdist's own xdist_group markers are lost on pytest 9, whose node ids xdist cannot suffix.
+SHARED_UNITS = ("tests/scaled/", "tests/browser/")
+
+
+def unit_of_work(nodeid: str) -> str:
+    return next((unit for unit in SHARED_UNITS if nodeid.startswith(unit)), nodeid.split("::")[0])
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of_work(nodeid)
+
+    return UnitScheduling(config, log)

@@ -63,3 +63,12 @@ def test_server_error_page_stands_alone_in_the_visitors_language(language, headi
     assert response.status_code == 500
     assert heading in body
     assert f'lang="{language}"' in body
+
+
+def test_sites_on_two_redis_database_numbers_do_not_hear_each_others_channels():
+    """Redis pub/sub channels are server-wide: the channel layer's prefix follows the database
+    number, as the cache's keys and Celery's queues already do by living in that database."""
+    show = "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['CONFIG']['prefix'])"
+    prefixes = [_manage("shell", "-c", show, DEBUG="1", REDIS_URL=url).stdout.split()[-1]
+                for url in ("redis://127.0.0.1:6379/12", "redis://127.0.0.1:6379/13", "redis://127.0.0.1:6379")]
+    assert prefixes == ["cards12", "cards13", "cards0"]

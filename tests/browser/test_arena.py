@@ -1,7 +1,11 @@
-"""Browser journey through an arena: a player registers and, at the start, his page takes him to
-his table; he comes back by the table's link and, having let his clock run out, finds himself
-paused; a phone follows the leaderboard live (no reload) to the final ranking while staff pause
-and resume the arena from its page. Screenshots on desktop and phone."""
+"""Browser journey through an arena: a player registers and, when staff start it from its page,
+his page takes him to his table; he comes back by the table's link and, having let his clock run
+out, finds himself paused; a phone follows the leaderboard live (no reload) to the final ranking
+while staff pause and resume the arena from its page. Screenshots on desktop and phone.
+
+Nothing waits for a wall-clock time: staff start the arena ("Start now") once the pages listen,
+and once the page has shown what it must while running, the test brings the window's end forward
+(the server's own tick then closes it); the window's length is tests/tournaments' matter."""
 import re
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -24,8 +28,15 @@ t = Tournament.objects.create(name={name!r}, game="sixtysix", variant="kurnik", 
     arena_minutes=1, starts_at=datetime.fromisoformat({starts!r}), bank_seconds=10, increment_seconds=0,
     min_entries=2, max_entries=16)
 for i in range(4):
-    services.register(t.pk, User.objects.create(username=f"{name}-bot{{i}}"[-30:], is_bot=True, bot_level="random"))
+    services.register(t.pk, User.objects.create(username=f"{name}-bot{{i}}"[-30:], is_bot=True, bot_level="basic"))
 print(json.dumps(t.pk))
+"""
+
+CLOSE_NOW = """
+import json
+from django.utils import timezone
+from tournaments.models import Tournament
+print(json.dumps(Tournament.objects.filter(pk={tid}, status="running").update(ends_at=timezone.now())))
 """
 
 
@@ -40,7 +51,7 @@ def games_on_board(page):
 def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts):
     admin_name = f"arb{uuid.uuid4().hex[:6]}"
     tname = f"Arena {uuid.uuid4().hex[:4]}"
-    starts = datetime.now(timezone.utc) + timedelta(seconds=20)
+    starts = datetime.now(timezone.utc) + timedelta(hours=1)          # staff start it
     tid = shell(server, SETUP.format(admin=admin_name, password=PASSWORD, name=tname, starts=starts.isoformat()))
     url = f"{server.url}/tournaments/{tid}/"
 
@@ -57,12 +68,17 @@ def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts)
     phone.goto(url)
     phone.evaluate("window.__noReload = true")
 
+    staff = new_page()
+    staff.goto(server.url + "/admin/login/")
+    staff.fill("input[name=username]", admin_name)
+    staff.fill("input[name=password]", PASSWORD)
+    staff.locator("input[type=submit]").click()
+    staff.wait_for_url(re.compile(r"/admin/$"))
+    staff.goto(url)
+    staff.locator("[data-action=start-now]").click()
+
     # At the start his page takes him to his table; its link brings him back.
-    try:
-        player.wait_for_url(re.compile(r"/table/\d+/"), timeout=45000)
-    except Exception:
-        print("DEBUG", player.url, player.locator("#tournament-live").inner_html()[:3000], player.js_errors)
-        raise
+    player.wait_for_url(re.compile(r"/table/\d+/"), timeout=30000)
     table_url = player.url
     player.locator("a.table-tournament").click()
     player.wait_for_url(url)
@@ -83,11 +99,6 @@ def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts)
     assert "You are paused" in player.locator(".arena-self").inner_text()
 
     # Staff pause and resume the arena from its page; the phone hears of both.
-    staff = new_page()
-    staff.goto(server.url + "/admin/login/")
-    staff.fill("input[name=username]", admin_name)
-    staff.fill("input[name=password]", PASSWORD)
-    staff.locator("input[type=submit]").click()
     staff.goto(url)
     staff.locator("[data-action=pause]").click()
     staff.wait_for_selector("[data-action=resume]")
@@ -99,7 +110,9 @@ def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts)
     phone.wait_for_selector(".tournament-paused", state="detached", timeout=10000)
 
     # The window closes; the last matches finish; the final ranking arrives without a reload.
-    phone.wait_for_selector(".tournament-live[data-status=finished]", timeout=120000)
+    phone.wait_for_function(f"({GAMES})() >= 8", timeout=30000)
+    shell(server, CLOSE_NOW.format(tid=tid))
+    phone.wait_for_selector(".tournament-live[data-status=finished]", timeout=60000)
     assert phone.evaluate("window.__noReload") is True
     ranks = phone.locator("#leaderboard tbody tr .rank")
     assert [ranks.nth(i).inner_text() for i in range(ranks.count())] == ["1", "2", "3", "4", "5"]

@@ -1,4 +1,4 @@
-"""Duplicate tournaments in scaled mode: PostgreSQL, Redis (DB 14), a Daphne, a separate Celery
+"""Duplicate tournaments in scaled mode: PostgreSQL, Redis, a Daphne, a separate Celery
 worker and beat. A Sixty-six and a Hearts duplicate tournament of bots run by themselves, two
 rounds each; the worker is killed mid-round, with tables of both playing, and replaced. Still each
 round has its tables once, every table plays exactly the round's boards, the stored records prove
@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from .test_scaled import manage_shell, scaled_env
-from .tournament_run import page_socket, replace_worker, tournament_processes
+from .tournament_run import page_socket, replace_worker, start_now, tournament_processes
 
 pytestmark = pytest.mark.scaled
 DB = "cards_duplicate_scaled_test"
@@ -29,7 +29,7 @@ from tournaments.models import Tournament
 out = {}
 for game, variant, n in (("sixtysix", "kurnik", 4), ("hearts", "standard", 6)):
     t = Tournament.objects.create(name=f"Scaled duplicate {game}", game=game, variant=variant, format="duplicate",
-        rounds=2, boards=3, starts_at=timezone.now() + timedelta(seconds=8), bank_seconds=60, increment_seconds=0,
+        rounds=2, boards=3, starts_at=timezone.now() + timedelta(hours=1), bank_seconds=60, increment_seconds=0,
         min_entries=2, break_seconds=2, bot_level="random")
     for i in range(n):
         services.register(t.pk, User.objects.create(username=f"d{game}{i}", is_bot=True, bot_level="random"))
@@ -70,7 +70,7 @@ print(json.dumps({"status": t.status, "rounds": rounds,
 
 @pytest.fixture(scope="module")
 def env():
-    return scaled_env(DB, 14, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
+    return scaled_env(DB, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
 
 
 async def _follow(ws, messages, deadline):
@@ -84,11 +84,13 @@ async def _follow(ws, messages, deadline):
             return
 
 
-async def _watch(port, tids, procs, deadline):
-    """Follow both pages; kill the worker once both have a round being played, then replace it."""
+async def _watch(env, port, tids, procs, deadline):
+    """Follow both pages, start both tournaments; kill the worker once both have a round being
+    played, then replace it."""
     socks = {game: await page_socket(port, tid) for game, tid in tids.items()}
     messages = {game: [] for game in tids}
     tasks = [asyncio.create_task(_follow(ws, messages[game], deadline)) for game, ws in socks.items()]
+    await start_now(env, *tids.values())
     killed = False
     try:
         while not killed and time.monotonic() < deadline and not all(t.done() for t in tasks):
@@ -109,7 +111,7 @@ async def _watch(port, tids, procs, deadline):
 def test_duplicate_tournaments_run_by_themselves_across_a_worker_kill(env):
     tids = manage_shell(env, SETUP)
     with tournament_processes(env, "duplicate") as (port, procs), ThreadPoolExecutor(1) as pool:
-        messages, killed = pool.submit(asyncio.run, _watch(port, tids, procs, time.monotonic() + 240)).result()
+        messages, killed = pool.submit(asyncio.run, _watch(env, port, tids, procs, time.monotonic() + 240)).result()
     assert killed
     for game, tid in tids.items():
         final = manage_shell(env, CHECK % tid)

@@ -20,14 +20,17 @@ acts on its own view, sends an unanswered action again with the same version, an
 hears nothing for a long while asks for a snapshot (as a client should); after the Redis restart
 no socket may need to.
 
-Redis and PostgreSQL are shared services (CI starts them in .ci/run): every scenario that stops one
-starts it again in a ``finally``, on the same port with the same settings.
+The Redis scenario runs on a Redis of its own, which it stops and starts; PostgreSQL is the shared
+one (CI starts it in .ci/run), which only the scaled tests use, one after another on one xdist
+worker (tests/conftest.py): its scenario starts it again in a ``finally``.
 """
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
+import shutil
 import subprocess
 import tempfile
 import time
@@ -39,12 +42,11 @@ import pytest
 
 from tests.services import require
 
-from .test_scaled import BIN, ROOT, Procs, _free_port, _open, manage_shell, scaled_env, worker_args
+from .test_scaled import BIN, ROOT, Procs, _free_port, _open, artifact, manage_shell, scaled_env, worker_args
 
 pytestmark = pytest.mark.scaled
 
 DB = "cards_faults_test"
-REDIS_DB = 14
 HEARTS_START = [85, 85, 85, 85]     # the Queen of spades alone ends the match: one deal or two
 SPADES_START = [480, 480]           # a made contract ends it
 PACE = 0.04                         # a scripted person's pause before acting (s)
@@ -55,7 +57,7 @@ PLAY_SECONDS = 50
 
 @pytest.fixture(scope="module")
 def env():
-    return scaled_env(DB, REDIS_DB, BOT_DELAY_MS="40", DEAL_PAUSE_MS="300")
+    return scaled_env(DB, BOT_DELAY_MS="40", DEAL_PAUSE_MS="300")
 
 
 SETUP = """
@@ -114,34 +116,46 @@ print(json.dumps(out))
 
 
 # --- services ---------------------------------------------------------------------------------
-def redis_up() -> bool:
-    out = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "ping"], capture_output=True, text=True)
+def redis_up(port: int) -> bool:
+    out = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), "ping"], capture_output=True, text=True)
     return out.stdout.strip() == "PONG"
 
 
-def stop_redis() -> None:
-    subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "shutdown", "nosave"],
+def stop_redis(port: int) -> None:
+    subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), "shutdown", "nosave"],
                    capture_output=True, timeout=10)
-    _wait(lambda: not _open(6379), 10, "Redis did not stop")
+    _wait(lambda: not _open(port), 10, "Redis did not stop")
 
 
-def redis_settings() -> dict:
+def redis_settings(port: int) -> dict:
     out = {}
     for key in ("save", "appendonly"):
-        lines = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "config", "get", key],
+        lines = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), "config", "get", key],
                                capture_output=True, text=True).stdout.splitlines()
         out[key] = lines[1] if len(lines) > 1 else ""
     return out
 
 
-def start_redis() -> None:
-    """As .ci/run starts it: no persistence, loopback, port 6379."""
-    if redis_up():
+def start_redis(port: int) -> None:
+    """As .ci/run starts its Redis: no persistence, loopback."""
+    if redis_up(port):
         return
-    subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", "6379",
+    subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(port),
                     "--save", "", "--appendonly", "no"], cwd=tempfile.gettempdir(), check=True,
                    capture_output=True, timeout=20)
-    _wait(redis_up, 30, "Redis did not come back")
+    _wait(lambda: redis_up(port), 30, "Redis did not come back")
+
+
+@pytest.fixture
+def own_redis():
+    """A Redis of the test's own, which it may stop: the shared one serves other tests meanwhile."""
+    require(shutil.which("redis-server") is not None, "redis-server (.ci/run starts Redis with it)")
+    port = _free_port()
+    start_redis(port)
+    try:
+        yield port
+    finally:
+        stop_redis(port)
 
 
 def pg_cluster() -> list[str] | None:
@@ -422,7 +436,7 @@ def scenario(env, prefix: str, fault, restore=None) -> tuple[dict, list[Socket],
             procs.start(f"{prefix}web{n}", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
         procs.start(f"{prefix}worker", *worker_args(f"{prefix}worker"))
         procs.start(f"{prefix}beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
-                    "--schedule", ROOT / "test-artifacts" / f"celerybeat-{prefix}schedule")
+                    "--schedule", artifact(f"celerybeat-{prefix}schedule"))
         for port in ports:
             _wait(lambda: _open(port), 30, "daphne did not come up")
         with ThreadPoolExecutor(1) as pool:
@@ -563,23 +577,25 @@ def test_a_killed_daphne_its_sockets_reconnect_to_the_other_and_go_on(env):
 
 
 # --- b. Redis restarted ----------------------------------------------------------------------------
-def test_b_redis_restarted_layer_and_celery_recover_and_no_move_is_lost(env):
-    require(redis_up(), "Redis must answer on 127.0.0.1:6379")
+def test_b_redis_restarted_layer_and_celery_recover_and_no_move_is_lost(env, own_redis):
     prefix = "fr"
     outage = 2.0
+    port = own_redis
+    restart = functools.partial(start_redis, port)
 
     async def fault(socks, procs, ports):
         await until(mid_match(socks))
         loop = asyncio.get_running_loop()
         down = time.monotonic()
-        with restored(start_redis):
-            await loop.run_in_executor(None, stop_redis)
+        with restored(restart):
+            await loop.run_in_executor(None, stop_redis, port)
             await asyncio.sleep(outage)
         return {"down": down, "up": time.monotonic()}
 
     started = time.monotonic()
-    setup, socks, final, run = scenario(env, prefix, fault, restore=start_redis)
-    assert redis_up() and redis_settings() == {"save": "", "appendonly": "no"}
+    setup, socks, final, run = scenario(dict(env, REDIS_URL=f"redis://127.0.0.1:{port}/0"), prefix, fault,
+                                        restore=restart)
+    assert redis_up(port) and redis_settings(port) == {"save": "", "appendonly": "no"}
     report = check_streams(setup, socks, final)
     up = run["fault"]["up"]
     show("redis-restart", started, report, socks, run["fault"], outage_s=round(up - run["fault"]["down"], 1))

@@ -58,7 +58,7 @@ class Browser:
 
 
 def test_it_counts_logins_and_guests_across_two_daphnes():
-    env = scaled_env(DB, 10, LOGIN_FAILURE_LIMIT="4", LOGIN_COOLOFF_MINUTES="15", GUEST_RATE="3/d")
+    env = scaled_env(DB, LOGIN_FAILURE_LIMIT="4", LOGIN_COOLOFF_MINUTES="15", GUEST_RATE="3/d")
     manage_shell(env, "import json; from accounts.models import User; "
                       "User.objects.create_user(username='ala', password='a-Secret-123'); print(json.dumps(1))")
     (ROOT / "test-artifacts").mkdir(exist_ok=True)

@@ -115,7 +115,7 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def out():
-    return manage_shell(scaled_env(DB, 12), PLAY)
+    return manage_shell(scaled_env(DB), PLAY)
 
 
 def test_a_move_on_postgres_commits_with_its_last_writes_and_nothing_else_changes(out):
@@ -200,6 +200,6 @@ print(json.dumps({"before": live.table.version, "snapshot": joined["version"],
 
 
 def test_a_socket_counted_during_a_move_gets_the_move_by_its_group_or_its_snapshot():
-    out = manage_shell(scaled_env(DB + "_presence", 11), PRESENCE)
+    out = manage_shell(scaled_env(DB + "_presence"), PRESENCE)
     assert out["to_seat_1"] or out["snapshot"] == out["before"] + 1, out
     assert out["counted_after_commit"], out     # it waited for the move's lock

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.services import require
+from tests.services import require, per_worker, worker_redis_db
 
 pytestmark = pytest.mark.scaled
 
@@ -41,25 +41,55 @@ def _free_port():
     return port
 
 
-def scaled_env(db: str, redis_db: int, **settings) -> dict:
-    """A fresh PostgreSQL database and Redis DB, migrated; the environment for processes on them."""
+TEMPLATE = "cards_scaled_template"
+_migrated: set[str] = set()
+
+
+def _environment(db: str, redis_db: int, **settings) -> dict:
+    return dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
+                DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}", REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
+                EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", SHOWCASE="0", **settings)
+
+
+def _recreate(conn, db: str, template: str | None = None) -> None:
+    conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+    conn.execute(f"CREATE DATABASE {db}" + (f" TEMPLATE {template}" if template else ""))
+
+
+def _template(conn, redis_db: int) -> str:
+    """This worker's migrated, empty database, made once per test session: each test's database
+    is a copy of it (a file copy in PostgreSQL) instead of a migration of its own (tens of seconds)."""
+    template = per_worker(TEMPLATE)
+    if template not in _migrated:
+        _recreate(conn, template)
+        subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT,
+                       env=_environment(template, redis_db), check=True)
+        _migrated.add(template)
+    return template
+
+
+def scaled_env(name: str, **settings) -> dict:
+    """A fresh PostgreSQL database, migrated, and a flushed Redis DB; the environment for processes
+    on them. Both are this xdist worker's own (the database named after ``name`` and the worker)."""
+    db, redis_db = per_worker(name), worker_redis_db()
     require(_open(5432) and _open(6379), "PostgreSQL and Redis must answer on 127.0.0.1 (.ci/run starts them)")
     import psycopg
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {db}")
+        _recreate(conn, db, template=_template(conn, redis_db))
     import redis
     redis.Redis.from_url(f"redis://127.0.0.1:6379/{redis_db}").flushdb()
-    e = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
-             DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}", REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
-             EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", SHOWCASE="0", **settings)
-    subprocess.run([BIN / "python", "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
-    return e
+    return _environment(db, redis_db, **settings)
 
 
 @pytest.fixture(scope="module")
 def env():
-    return scaled_env(DB, 13, BOT_DELAY_MS="30", DEAL_PAUSE_MS="100")
+    return scaled_env(DB, BOT_DELAY_MS="30", DEAL_PAUSE_MS="100")
+
+
+def artifact(name: str) -> Path:
+    """A file in test-artifacts/ (logs, beat's schedule) of this xdist worker's own."""
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    return ROOT / "test-artifacts" / per_worker(name)
 
 
 def manage_shell(env, code):
@@ -103,7 +133,7 @@ class Procs:
         self.env, self.procs = env, {}
 
     def start(self, name, *args):
-        log = open(ROOT / "test-artifacts" / f"scaled-{name}.log", "w")
+        log = open(artifact(f"scaled-{name}.log"), "w")
         self.procs[name] = subprocess.Popen([str(a) for a in args], cwd=ROOT, env=self.env,
                                             stdout=log, stderr=subprocess.STDOUT)
 
@@ -132,7 +162,8 @@ async def _play(ports, table_id, cookies, procs, rng):
 
     async def open_ws(port, cookie=None):
         headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-        for _ in range(600):       # ~2 min: four processes starting at once on a busy machine take long
+        end = time.monotonic() + 180        # a loaded machine starts servers slowly; nothing waits on it
+        while time.monotonic() < end:
             try:
                 return await websockets.connect(f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
                                                 origin=f"http://127.0.0.1:{port}",
@@ -201,7 +232,7 @@ def test_it_runs_one_table_across_two_web_servers_and_survives_a_worker_kill(env
         procs.start("daphne1", BIN / "daphne", "-b", "127.0.0.1", "-p", ports[1], "config.asgi:application")
         procs.start("worker1", *worker_args("worker1"))
         procs.start("beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
-                    "--schedule", ROOT / "test-artifacts" / "celerybeat-schedule")
+                    "--schedule", artifact("celerybeat-schedule"))
         # A thread of its own: other tests (playwright, pytest-asyncio) may own this thread's loop.
         with ThreadPoolExecutor(1) as pool:
             versions, last, killed, acted = pool.submit(

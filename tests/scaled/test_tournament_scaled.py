@@ -1,5 +1,5 @@
 """A tournament in scaled mode: PostgreSQL, Redis, a Daphne, a separate Celery worker and beat.
-An 8-entrant Swiss of bots (one entrant never connects) starts at its time and runs to its final
+An 8-entrant Swiss of bots (one entrant never connects), started by an admin, runs to its final
 ranking by itself; the worker is killed mid-round and replaced, and still no round is created
 twice, no result is lost, and the page's socket (on Daphne, fed through Redis by the worker) sees
 every round.
@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from .test_scaled import manage_shell, scaled_env
-from .tournament_run import page_socket, replace_worker, tournament_processes
+from .tournament_run import page_socket, replace_worker, start_now, tournament_processes
 
 pytestmark = pytest.mark.scaled
 DB = "cards_tournament_scaled_test"
@@ -25,7 +25,7 @@ from accounts.models import User
 from tournaments import services
 from tournaments.models import Tournament
 t = Tournament.objects.create(name="Scaled Swiss", game="sixtysix", variant="kurnik", format="swiss",
-    rounds=3, starts_at=timezone.now() + timedelta(seconds=8), bank_seconds=10, increment_seconds=0,
+    rounds=3, starts_at=timezone.now() + timedelta(hours=1), bank_seconds=10, increment_seconds=0,
     min_entries=4, max_entries=16, break_seconds=1)
 for i in range(7):
     services.register(t.pk, User.objects.create(username=f"sbot{i}", is_bot=True, bot_level="random"))
@@ -58,14 +58,16 @@ print(json.dumps({
 
 @pytest.fixture(scope="module")
 def env():
-    return scaled_env(DB, 12, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
+    return scaled_env(DB, BOT_DELAY_MS="20", DEAL_PAUSE_MS="50", TOURNAMENT_TICK_SECONDS="1")
 
 
-async def _watch(port, tid, procs, deadline):
-    """Listen to the tournament page socket; kill the worker once round 2 is under way."""
+async def _watch(env, port, tid, procs, deadline):
+    """Listen to the tournament page socket, start the tournament; kill the worker once round 2
+    is under way."""
     ws = await page_socket(port, tid)
     seen, killed = [], False
     try:
+        await start_now(env, tid)
         while time.monotonic() < deadline:
             try:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
@@ -88,8 +90,8 @@ async def _watch(port, tid, procs, deadline):
 def test_it_runs_a_swiss_by_itself_across_a_worker_kill(env):
     setup = manage_shell(env, SETUP)
     with tournament_processes(env, "tournament") as (port, procs), ThreadPoolExecutor(1) as pool:
-        seen, killed = pool.submit(asyncio.run, _watch(port, setup["tournament"], procs,
-                                                       time.monotonic() + 100)).result()
+        seen, killed = pool.submit(asyncio.run, _watch(env, port, setup["tournament"], procs,
+                                                       time.monotonic() + 240)).result()
     final = manage_shell(env, CHECK % setup["tournament"])
     assert killed, seen
     assert final["status"] == "finished", (final, seen[-3:])
