@@ -2,8 +2,9 @@
 
 The broker is kombu's in-memory transport, so tasks only travel inside this process; this is why
 embedded mode runs exactly one Daphne process. The worker is the same WorkController that
-``celery.contrib.testing.worker.start_worker`` embeds (solo pool: tasks run one at a time in the
-worker thread; a second one, of an app of its own, serves the ``analysis`` queue); beat is
+``celery.contrib.testing.worker.start_worker`` embeds (threads pool: a few tasks at a time, the bots'
+searches in child processes, games/thinking.py; a second worker, of an app of its own and solo,
+serves the ``analysis`` queue); beat is
 ``celery.beat.EmbeddedService`` in thread mode with an in-memory schedule.
 """
 import logging
@@ -13,6 +14,9 @@ from celery import Celery
 from celery.beat import EmbeddedService
 
 from config.celery import app
+from django.conf import settings
+
+from games import thinking
 
 log = logging.getLogger(__name__)
 _started = threading.Event()
@@ -22,11 +26,15 @@ def start_embedded_celery() -> None:
     if _started.is_set():
         return
     _started.set()
+    # Bots search in child processes (games/thinking.py: BOT_PROCESSES, one per core), so this
+    # process's worker threads mostly wait for them: one thread per child keeps every core
+    # thinking, and one more does the quick work meanwhile (the next deal, clocks, the sweeper).
     worker = app.WorkController(
-        app=app, pool="solo", concurrency=1, hostname="embedded@localhost",
+        app=app, pool="threads", concurrency=settings.GAMES_BOT_PROCESSES + 1, hostname="embedded@localhost",
         without_heartbeat=True, without_mingle=True, without_gossip=True, loglevel="WARNING",
     )
     threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
+    threading.Thread(target=thinking.start_pool, name="bot-pool-start", daemon=True).start()
     # Post-match analyses: a worker of their own queue, so bot moves never queue behind one; it
     # gives way to table work between batches of draws (analysis/throttle.py). It needs an app of
     # its own: a worker's queue selection is kept on its app (app.amqp.queues), and a second

@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Generic, Iterator, TypeVar
+from typing import Callable, Generic, Iterator, TypeVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -35,6 +35,7 @@ from .models import Deal, Match, Seat, Table
 log = logging.getLogger(__name__)
 SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 # --- the per-process cache ---------------------------------------------------------------
@@ -238,6 +239,19 @@ def _keep(table_id: int, live: Live) -> None:
         _live.forget(table_id)
     else:
         _live.put(table_id, live.table.version, live)
+
+
+def peek(table_id: int, reader: Callable[[Live], R]) -> R:
+    """``reader(live)`` on the table as committed, read with no lock held (a bot's search starts
+    from it: games/services.py), from what this process kept of it when it has it, which goes
+    back to the cache after. Whatever ``reader`` returns must not share the Live's objects: the
+    next change takes the Live over. The read may see a change that commits meanwhile in part;
+    a writer that acts on it must hold the lock and find the table still at the version read."""
+    live = _read(table_id, _live.take(table_id), for_update=False)
+    try:
+        return reader(live)
+    finally:
+        _keep(table_id, live)
 
 
 def forget(table_id: int | None = None) -> None:

@@ -12,7 +12,9 @@ receive in games/messages.py, players' clocks in games/clocks.py.
 """
 from __future__ import annotations
 
+import copy
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -22,7 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import bots, broadcast, clocks, fair_deals, limits, messages, prepared, reasons, scheduling
+from games import (bots, broadcast, clocks, fair_deals, limits, loading, messages, prepared, reasons,
+                   scheduling, thinking)
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -332,17 +335,86 @@ def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
 def advance(table_id: int, version: int | None = None) -> datetime | None:
     """Do whatever is due at a table without a player: one bot move, a clock expiry or the next
     deal. Idempotent: nothing happens when ``version`` is given and the table has moved on, or
-    when nothing is due yet. Returns the table's next due time when it is in the future."""
-    now = timezone.now()
+    when nothing is due yet. Returns the table's next due time when it is in the future.
+
+    A searching bot thinks with no lock held (``_think``), on the table as read at version v; its
+    move is applied under the lock only if the table is still at v. If it moved on meanwhile (a
+    player's hearts pass, a clock), the choice is dropped and the bot thinks again from the new
+    state: for a task, in the task that the change which moved the table scheduled at its new
+    version; for the sweeper (no ``version``), here and now, at most ``RETHINKS`` times, then
+    under the lock."""
     try:
+        for _attempt in range(RETHINKS + 1):
+            thought = _think(table_id, version)
+            try:
+                with locked(table_id) as live:
+                    return _advance(live, version, timezone.now(), thought)
+            except _MovedOn:
+                if version is not None:
+                    return None         # the change that moved the table scheduled its own task
         with locked(table_id) as live:
-            return _advance(live, version, now)
+            return _advance(live, version, timezone.now())
     except ServiceError:        # the table is gone
         return None
 
 
-def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
+RETHINKS = 2
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A searching bot due to act at ``version``: its seat, level, view and how late it starts."""
+    version: int
+    seat: int
+    level: str
+    view: dict
+    late_ms: float
+
+
+@dataclass(frozen=True)
+class Thought:
+    """The action a bot chose, outside the lock, at ``version``."""
+    version: int
+    seat: int
+    action: dict
+
+
+class _MovedOn(Exception):
+    """The table changed while its bot thought: the thought is stale."""
+
+
+def _think(table_id: int, version: int | None) -> Thought | None:
+    """The due searching bot's move, chosen on the table as committed with no lock held (a strong
+    bot thinks for hundreds of milliseconds; under SQLite the table's lock is the database's write
+    lock). None when no such bot is due at ``version``: the rest is done under the lock."""
+    turn = loading.peek(table_id, lambda live: _bot_turn(live, version, timezone.now()))
+    if turn is None:
+        return None
+    return Thought(turn.version, turn.seat, thinking.choose(turn.level, turn.view, turn.late_ms))
+
+
+def _bot_turn(live: Live, version: int | None, now: datetime) -> BotTurn | None:
     t = live.table
+    if (version is not None and t.version != version) or t.status != Status.PLAYING or live.state is None:
+        return None
+    if t.due_at is None or t.due_at > now:
+        return None
+    for i in live.state.seats_to_act():
+        seat = live.seats[i]
+        if seat.is_bot:
+            level = _bot_level(seat.bot_level)
+            if not bots.levels.get(level).searches:
+                return None
+            late_ms = (now - t.due_at).total_seconds() * 1000
+            # A copy: the Live goes back to the cache, and the next change takes it over.
+            return BotTurn(t.version, i, level, copy.deepcopy(live.state.view(i)), late_ms)
+    return None
+
+
+def _advance(live: Live, version: int | None, now: datetime, thought: Thought | None = None) -> datetime | None:
+    t = live.table
+    if thought is not None and thought.version != t.version:
+        raise _MovedOn
     if version is not None and t.version != version:
         return None
     if t.due_at is None:
@@ -369,7 +441,10 @@ def _advance(live: Live, version: int | None, now: datetime) -> datetime | None:
         seat = live.seats[i]
         if seat.is_bot:
             view = live.state.view(i)
-            action = bots.choose_action(_bot_level(seat.bot_level), view)
+            if thought is not None and thought.seat == i:
+                action = thought.action
+            else:
+                action = _choose_locked(_bot_level(seat.bot_level), view)
             try:
                 _commit_action(live, i, dict(action, seat=i), now)
             except IllegalAction as exc:  # a bot bug must not stall the table
@@ -387,6 +462,14 @@ def _not_due(live: Live, now: datetime) -> None:
     prepared.update(t, ("due_at",))
     _schedule(live)
     return None
+
+
+def _choose_locked(level: str, view: dict) -> dict:
+    """A bot's move chosen under the table's lock: an instant level, or a searching one whose
+    table kept moving while it thought (``advance``)."""
+    if bots.levels.get(level).searches:
+        return thinking.choose(level, view)
+    return bots.choose_action(level, view)
 
 
 def _bot_level(level: str) -> str:

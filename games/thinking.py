@@ -1,0 +1,104 @@
+"""Where a bot's search runs, and how long it may think.
+
+``choose(level, view, late_ms)`` is the one call the writers (games/services.py) make for a bot
+level that searches (``levels.Level.searches``): the table's lock is not held meanwhile.
+
+* **Where.** With ``BOT_PROCESSES`` above 0 (embedded mode's default: one per core) the search
+  runs in a pool of child processes (``concurrent.futures.ProcessPoolExecutor``), so the web
+  process, whose event loop serves every socket of the site, never spends its GIL on one. A
+  scaled site's Celery worker is a process of its own already and searches in place (0).
+* **How long.** A bot move is due a bot delay after the change before it; when bot moves queue up
+  faster than the workers think them through, each starts late. Its budget is then shortened by
+  as much as it is late (beyond ``LATE_SLACK_MS``), down to the level's floor (``Level.floor_ms``, a quarter of its budget):
+  the moves land close to their time instead of the lag growing, and the bot plays a little
+  weaker while the site is that busy. The lag is logged per move (logger ``games.thinking``, at
+  INFO) and ``bench/live.py`` reports it.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from games import bots
+from games.bots import levels
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Budget:
+    budget_ms: int
+    cap_ms: int | None
+
+
+# Lateness a move has anyway (the broker's polling, the task's start) that does not shorten it.
+LATE_SLACK_MS = 250
+
+
+def budget(level: str, late_ms: float) -> Budget:
+    """The thinking time of a ``level`` move that starts ``late_ms`` after it was due: the level's
+    own budget less the lateness beyond ``LATE_SLACK_MS``, never under its floor (the cap of a
+    hard decision likewise)."""
+    found = levels.get(level)
+    full = found.budget_ms or 0
+    late = max(0, int(late_ms) - LATE_SLACK_MS)
+    shortened = max(found.floor_ms, full - late)
+    cap = None if found.cap_ms is None else max(shortened, found.cap_ms - late)
+    return Budget(shortened, cap)
+
+
+def choose(level: str, view: dict, late_ms: float = 0.0) -> dict:
+    """The action of a searching ``level`` in ``view``, thought for its budget given how late the
+    move starts; in a child process when the pool is on."""
+    given = budget(level, late_ms)
+    started = time.perf_counter()
+    pool = _pool()
+    if pool is not None:
+        action = pool.submit(_search, level, view, given.budget_ms, given.cap_ms).result()
+    else:
+        action = _search(level, view, given.budget_ms, given.cap_ms)
+    log.info("bot %s: %.0f ms late, thought %.0f ms (budget %d ms)%s", level, late_ms,
+             1000 * (time.perf_counter() - started), given.budget_ms, " in the pool" if pool else "")
+    return action
+
+
+def _search(level: str, view: dict, budget_ms: int, cap_ms: int | None) -> dict:
+    """Run in a child process: the games.bots package only (pure Python, no Django)."""
+    return bots.choose_action(level, view, budget_ms=budget_ms, cap_ms=cap_ms)
+
+
+# --- the pool ------------------------------------------------------------------------------------
+_lock = threading.Lock()
+_executor: ProcessPoolExecutor | None = None
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    global _executor
+    size = settings.GAMES_BOT_PROCESSES
+    if size <= 0:
+        return None
+    with _lock:
+        if _executor is None:
+            # forkserver: the children start from a fresh interpreter, not a fork of a web process
+            # with its threads, sockets and database connections.
+            _executor = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("forkserver"))
+        return _executor
+
+
+def start_pool() -> None:
+    """Start the children now, each with the bots imported, so the first bot move does not wait
+    for them (embedded mode calls it at start-up)."""
+    pool = _pool()
+    if pool is not None:
+        for done in [pool.submit(_warm) for _ in range(settings.GAMES_BOT_PROCESSES)]:
+            done.result()
+
+
+def _warm() -> None:
+    from games.bots import strong  # noqa: F401
