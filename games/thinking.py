@@ -7,6 +7,7 @@ level that searches (``levels.Level.searches``): the table's lock is not held me
   runs in a pool of child processes (``concurrent.futures.ProcessPoolExecutor``), so the web
   process, whose event loop serves every socket of the site, never spends its GIL on one. A
   scaled site's Celery worker is a process of its own already and searches in place (0).
+  The post-match analysis's searches (``evaluate``) go to the same pool.
 * **How long.** A bot move is due a bot delay after the change before it; when bot moves queue up
   faster than the workers think them through, each starts late. Its budget is then shortened by
   as much as it is late (beyond ``LATE_SLACK_MS``), down to the level's floor (``Level.floor_ms``, a quarter of its budget):
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from games import bots
-from games.bots import levels
+from games.bots import levels, strong
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,32 @@ def _search(level: str, view: dict, budget_ms: int, cap_ms: int | None) -> dict:
     return bots.choose_action(level, view, budget_ms=budget_ms, cap_ms=cap_ms)
 
 
+# --- the post-match analysis's searches ----------------------------------------------------------
+_pooled = threading.local()
+
+
+def evaluate(view: dict, rng, iterations: int, actions: list[dict]) -> list[dict]:
+    """``strong.evaluate`` for the post-match analysis (games/bots/analyse.py), in the pool when
+    it is on; the child's CPU time is added to this thread's ``cpu_clock``."""
+    pool = _pool()
+    if pool is None:
+        return strong.evaluate(view, rng, iterations=iterations, actions=actions)
+    evaluations, cpu = pool.submit(_evaluate, view, rng, iterations, actions).result()
+    _pooled.cpu = getattr(_pooled, "cpu", 0.0) + cpu
+    return evaluations
+
+
+def cpu_clock() -> float:
+    """This thread's CPU seconds, with those of the searches it had the pool run."""
+    return time.thread_time() + getattr(_pooled, "cpu", 0.0)
+
+
+def _evaluate(view: dict, rng, iterations: int, actions: list[dict]) -> tuple[list[dict], float]:
+    started = time.thread_time()
+    evaluations = strong.evaluate(view, rng, iterations=iterations, actions=actions)
+    return evaluations, time.thread_time() - started
+
+
 # --- the pool ------------------------------------------------------------------------------------
 _lock = threading.Lock()
 _executor: ProcessPoolExecutor | None = None
@@ -100,5 +127,14 @@ def start_pool() -> None:
             done.result()
 
 
+def stop_pool() -> None:
+    """Stop the children (a test that turned the pool on, or a process that is done)."""
+    global _executor
+    with _lock:
+        if _executor is not None:
+            _executor.shutdown()
+            _executor = None
+
+
 def _warm() -> None:
-    from games.bots import strong  # noqa: F401
+    """Nothing: the child imported this module, and with it the bots, to run it."""

@@ -121,3 +121,41 @@ def test_a_late_move_thinks_less_down_to_the_floor():
     late = thinking.budget("expert", thinking.LATE_SLACK_MS + 1000)
     assert late.budget_ms == expert.floor_ms and late.cap_ms == expert.cap_ms - 1000
     assert thinking.budget("expert", 60_000).cap_ms == expert.floor_ms
+
+
+@pytest.fixture
+def bot_processes(settings):
+    settings.GAMES_BOT_PROCESSES = 1
+    yield
+    thinking.stop_pool()
+
+
+def _played_view(game: str, seed: int) -> dict:
+    """A view of the seat to act, a few moves into a deal dealt from ``seed``."""
+    from games.bots import choose_action
+    from games.engine.core import deal
+    rng = random.Random(seed)
+    state = deal(game, rng=rng)
+    for _ in range(5):
+        seat = state.seats_to_act()[0]
+        state.apply(dict(choose_action("basic", state.view(seat), rng), seat=seat))
+    return state.view(state.seats_to_act()[0])
+
+
+def test_with_bot_processes_a_move_and_an_analysis_are_searched_in_a_child_process(bot_processes, monkeypatch):
+    from games import bots
+    from games.bots import strong
+    view = _played_view("spades", 11)
+    here = strong.evaluate(view, random.Random("7/0"), iterations=8, actions=view["legal"])
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("searched in the calling process")
+
+    # The children import the bots afresh (forkserver), without these.
+    monkeypatch.setattr(strong, "evaluate", not_here)
+    monkeypatch.setattr(bots, "choose_action", not_here)
+    assert thinking.choose("medium", view) in view["legal"]
+    # The analysis's verdict is the same wherever it is searched (each batch has its own seeded rng).
+    cpu = thinking.cpu_clock()
+    assert thinking.evaluate(view, random.Random("7/0"), 8, view["legal"]) == here
+    assert thinking.cpu_clock() > cpu
