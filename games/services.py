@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -69,6 +70,9 @@ def _schedule(live: Live) -> None:
     if t.due_at is None or t.due_at > timezone.now() + timedelta(seconds=settings.GAMES_TASK_HORIZON_SECONDS):
         return
     table_id, version, due = t.pk, t.version, t.due_at
+    if _bot_to_search(live) is not None:
+        # A searching bot thinks during its human-like pause (``advance``): its task starts now.
+        due = min(due, timezone.now())
     transaction.on_commit(lambda: scheduling.schedule_advance(table_id, version, due))
 
 
@@ -337,8 +341,10 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
     deal. Idempotent: nothing happens when ``version`` is given and the table has moved on, or
     when nothing is due yet. Returns the table's next due time when it is in the future.
 
-    A searching bot thinks with no lock held (``_think``), on the table as read at version v; its
-    move is applied under the lock only if the table is still at v. If it moved on meanwhile (a
+    A searching bot thinks with no lock held (``_think``), on the table as read at version v,
+    during its pause (BOT_DELAY_MS: its task starts at the change before it); a move chosen before
+    it is due waits in the cache for its time (the task looks again then). It is applied under
+    the lock only if the table is still at v. If it moved on meanwhile (a
     player's hearts pass, a clock), the choice is dropped and the bot thinks again from the new
     state: for a task, in the task that the change which moved the table scheduled at its new
     version; for the sweeper (no ``version``), here and now, at most ``RETHINKS`` times, then
@@ -346,6 +352,9 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
     try:
         for _attempt in range(RETHINKS + 1):
             thought = _think(table_id, version)
+            if thought is not None and thought.due_at > timezone.now():
+                cache.set(_thought_key(table_id, thought.version), thought, THOUGHT_SECONDS)
+                return thought.due_at
             try:
                 with locked(table_id) as live:
                     return _advance(live, version, timezone.now(), thought)
@@ -359,6 +368,7 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
 
 
 RETHINKS = 2
+THOUGHT_SECONDS = 120       # how long a move chosen ahead of its time is kept for it
 
 
 @dataclass(frozen=True)
@@ -369,14 +379,20 @@ class BotTurn:
     level: str
     view: dict
     late_ms: float
+    due_at: datetime
 
 
 @dataclass(frozen=True)
 class Thought:
-    """The action a bot chose, outside the lock, at ``version``."""
+    """The action a bot chose, outside the lock, at ``version``; it is due at ``due_at``."""
     version: int
     seat: int
     action: dict
+    due_at: datetime
+
+
+def _thought_key(table_id: int, version: int) -> str:
+    return f"games:thought:{table_id}:{version}"
 
 
 class _MovedOn(Exception):
@@ -390,24 +406,34 @@ def _think(table_id: int, version: int | None) -> Thought | None:
     turn = loading.peek(table_id, lambda live: _bot_turn(live, version, timezone.now()))
     if turn is None:
         return None
-    return Thought(turn.version, turn.seat, thinking.choose(turn.level, turn.view, turn.late_ms))
+    ready = cache.get(_thought_key(table_id, turn.version))
+    if ready is not None and ready.seat == turn.seat:
+        return ready
+    return Thought(turn.version, turn.seat, thinking.choose(turn.level, turn.view, turn.late_ms), turn.due_at)
 
 
 def _bot_turn(live: Live, version: int | None, now: datetime) -> BotTurn | None:
     t = live.table
-    if (version is not None and t.version != version) or t.status != Status.PLAYING or live.state is None:
+    if (version is not None and t.version != version) or t.due_at is None:
         return None
-    if t.due_at is None or t.due_at > now:
+    found = _bot_to_search(live)
+    if found is None:
+        return None
+    seat, level = found
+    late_ms = (now - t.due_at).total_seconds() * 1000
+    # A copy: the Live goes back to the cache, and the next change takes it over.
+    return BotTurn(t.version, seat, level, copy.deepcopy(live.state.view(seat)), late_ms, t.due_at)
+
+
+def _bot_to_search(live: Live) -> tuple[int, str] | None:
+    """The seat and level of the bot to act next when it is one that searches, else None."""
+    if live.table.status != Status.PLAYING or live.state is None:
         return None
     for i in live.state.seats_to_act():
         seat = live.seats[i]
         if seat.is_bot:
             level = _bot_level(seat.bot_level)
-            if not bots.levels.get(level).searches:
-                return None
-            late_ms = (now - t.due_at).total_seconds() * 1000
-            # A copy: the Live goes back to the cache, and the next change takes it over.
-            return BotTurn(t.version, i, level, copy.deepcopy(live.state.view(i)), late_ms)
+            return (i, level) if bots.levels.get(level).searches else None
     return None
 
 

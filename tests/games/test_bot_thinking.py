@@ -159,3 +159,28 @@ def test_with_bot_processes_a_move_and_an_analysis_are_searched_in_a_child_proce
     cpu = thinking.cpu_clock()
     assert thinking.evaluate(view, random.Random("7/0"), 8, view["legal"]) == here
     assert thinking.cpu_clock() > cpu
+
+
+def test_a_bot_thinks_during_its_pause_and_moves_at_its_time(make_user, task_queue, thinking_log, settings,
+                                                             monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    settings.GAMES_BOT_DELAY_MS = 10_000
+    t = services.create_table(make_user("ala"), "sixtysix", seats=["medium", "medium"], start=True)
+    v = version(t.pk)
+    due = Table.objects.get(pk=t.pk).due_at
+    # The task starts at once, not at the bot's due time: it thinks, keeps the move and looks again then.
+    [(_table, _version, starts)] = task_queue.pending
+    assert starts < due
+    assert task_queue.run_due() == 1
+    assert version(t.pk) == v and len(thinking_log.decisions) == 1
+    [(_table, task_version, again)] = task_queue.pending
+    assert (task_version, again) == (v, due)
+    real_now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=11))
+    assert task_queue.run_due(limit=1) == 1
+    assert version(t.pk) == v + 1
+    assert len(thinking_log.decisions) == 1          # the move thought during the pause, not again
+    chosen = thinking_log.decisions[0]
+    assert _actions(t.pk)[-1] == dict(chosen["action"], seat=chosen["seat"])
