@@ -1,7 +1,7 @@
 """Embedded mode: a Celery worker and beat as daemon threads of the web process.
 
 The broker is kombu's in-memory transport, so tasks only travel inside this process; this is why
-embedded mode runs exactly one Daphne process. The worker is the same WorkController that
+embedded mode runs exactly one web process (its bots think in child processes it starts). The worker is the same WorkController that
 ``celery.contrib.testing.worker.start_worker`` embeds (threads pool: a few tasks at a time, the bots'
 searches in child processes, games/thinking.py; a second worker, of an app of its own and solo,
 serves the ``analysis`` queue); beat is
