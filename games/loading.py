@@ -61,6 +61,12 @@ class LiveCache(Generic[T]):
             item = self._items.pop(table_id, None)
         return None if item is None else item[1]
 
+    def look(self, table_id: int) -> T | None:
+        """The table's entry, left in the cache: to read what does not change between versions."""
+        with self._lock:
+            item = self._items.get(table_id)
+        return None if item is None else item[1]
+
     def put(self, table_id: int, version: int, value: T) -> None:
         now = self._clock()
         with self._lock:
@@ -239,6 +245,13 @@ def _keep(table_id: int, live: Live) -> None:
         _live.forget(table_id)
     else:
         _live.put(table_id, live.table.version, live)
+
+
+def kept_seats(table_id: int) -> list[Seat] | None:
+    """The seats of what this process keeps of a table (None: nothing), left in the cache: to
+    look at only, and they may be a version behind."""
+    kept = _live.look(table_id)
+    return None if kept is None else kept.seats
 
 
 def peek(table_id: int, reader: Callable[[Live], R]) -> R:

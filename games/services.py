@@ -403,6 +403,9 @@ def _think(table_id: int, version: int | None) -> Thought | None:
     """The due searching bot's move, chosen on the table as committed with no lock held (a strong
     bot thinks for hundreds of milliseconds; under SQLite the table's lock is the database's write
     lock). None when no such bot is due at ``version``: the rest is done under the lock."""
+    seats = loading.kept_seats(table_id)
+    if seats is not None and not any(_searches(s) for s in seats):
+        return None         # no searching bot at the table: not worth a read of its own
     turn = loading.peek(table_id, lambda live: _bot_turn(live, version, timezone.now()))
     if turn is None:
         return None
@@ -425,6 +428,10 @@ def _bot_turn(live: Live, version: int | None, now: datetime) -> BotTurn | None:
     return BotTurn(t.version, seat, level, copy.deepcopy(live.state.view(seat)), late_ms, t.due_at)
 
 
+def _searches(seat: Seat) -> bool:
+    return seat.is_bot and bots.levels.get(_bot_level(seat.bot_level)).searches
+
+
 def _bot_to_search(live: Live) -> tuple[int, str] | None:
     """The seat and level of the bot to act next when it is one that searches, else None."""
     if live.table.status != Status.PLAYING or live.state is None:
@@ -432,8 +439,7 @@ def _bot_to_search(live: Live) -> tuple[int, str] | None:
     for i in live.state.seats_to_act():
         seat = live.seats[i]
         if seat.is_bot:
-            level = _bot_level(seat.bot_level)
-            return (i, level) if bots.levels.get(level).searches else None
+            return (i, _bot_level(seat.bot_level)) if _searches(seat) else None
     return None
 
 

@@ -184,3 +184,13 @@ def test_a_bot_thinks_during_its_pause_and_moves_at_its_time(make_user, task_que
     assert len(thinking_log.decisions) == 1          # the move thought during the pause, not again
     chosen = thinking_log.decisions[0]
     assert _actions(t.pk)[-1] == dict(chosen["action"], seat=chosen["seat"])
+
+
+def test_a_table_of_instant_bots_is_not_read_apart_for_a_search(make_user, task_queue, monkeypatch):
+    peeks = []
+    real_peek = loading.peek
+    monkeypatch.setattr(loading, "peek", lambda *a: (peeks.append(a[0]), real_peek(*a))[1])
+    t = services.create_table(make_user("ala"), "hearts", seats=["basic"] * 4, start=True)
+    v = version(t.pk)
+    assert task_queue.run_due(limit=5) == 5
+    assert version(t.pk) == v + 5 and peeks == []
