@@ -10,9 +10,10 @@ level that searches (``levels.Level.searches``): the table's lock is not held me
   The post-match analysis's searches (``evaluate``) go to the same pool.
 * **How long.** A bot move is due a bot delay after the change before it; when bot moves queue up
   faster than the workers think them through, each starts late. Its budget is then shortened by
-  as much as it is late (beyond ``LATE_SLACK_MS``), down to the level's floor (``Level.floor_ms``, a quarter of its budget):
-  the moves land close to their time instead of the lag growing, and the bot plays a little
-  weaker while the site is that busy. The lag is logged per move (logger ``games.thinking``, at
+  as much as it is late (beyond ``LATE_SLACK_MS``), down to the level's floor (``Level.floor_ms``:
+  a quarter of its budget), so the moves land close to their time instead of the lag growing,
+  and the bot plays a little weaker while the site is that busy. A move thought during the bot's
+  pause (games/services.py ``advance``) starts early and keeps its whole budget. The lag is logged per move (logger ``games.thinking``, at
   INFO) and ``bench/live.py`` reports it.
 """
 from __future__ import annotations
