@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -115,7 +116,8 @@ def _pool() -> ProcessPoolExecutor | None:
         if _executor is None:
             # forkserver: the children start from a fresh interpreter, not a fork of a web process
             # with its threads, sockets and database connections.
-            _executor = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("forkserver"))
+            _executor = ProcessPoolExecutor(max_workers=size, mp_context=multiprocessing.get_context("forkserver"),
+                                            initializer=_watch_parent, initargs=(os.getpid(),))
         return _executor
 
 
@@ -124,8 +126,8 @@ def start_pool() -> None:
     for them (embedded mode calls it at start-up)."""
     pool = _pool()
     if pool is not None:
-        for done in [pool.submit(_warm) for _ in range(settings.GAMES_BOT_PROCESSES)]:
-            done.result()
+        pids = sorted({done.result() for done in [pool.submit(_warm) for _ in range(settings.GAMES_BOT_PROCESSES)]})
+        log.info("bot processes: %s", pids)
 
 
 def stop_pool() -> None:
@@ -137,5 +139,21 @@ def stop_pool() -> None:
             _executor = None
 
 
-def _warm() -> None:
-    """Nothing: the child imported this module, and with it the bots, to run it."""
+def _warm() -> int:
+    """The child's pid (it imported this module, and with it the bots, to run this)."""
+    time.sleep(0.05)        # long enough for each child to take one
+    return os.getpid()
+
+
+def _watch_parent(parent: int) -> None:
+    """In each child: exit when the web process that started the pool is gone. A pool's children
+    wait on their task queue forever otherwise (they hold its writing end themselves), and with
+    them the forkserver: a server killed or stopped left them all behind."""
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except OSError:         # gone (or its pid is another user's process now)
+                os._exit(0)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -2,13 +2,16 @@
 processes): a person plays three strong bots through a real socket, at a table another process
 created and started (so its first task was lost with that process's in-memory broker). Every bot
 move after the sweeper's first must come from the table's own tasks, thought in the pool of bot
-processes: the server's log says who did each (games/tasks.py ``sweep``, games/thinking.py)."""
+processes: the server's log says who did each (games/tasks.py ``sweep``, games/thinking.py). And the
+bot processes end with the server."""
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
+import time
 
 import pytest
 import websockets
@@ -76,3 +79,23 @@ def test_bots_move_by_their_tasks_and_think_in_the_bot_processes(tmp_path):
     assert len(swept) <= 1, log[-3000:]
     thought = re.findall(r"bot strong: .* ms late, thought .* ms \(budget \d+ ms\)(.*)", log)
     assert len(thought) >= seen["bots"] and all(where == " in the pool" for where in thought), log[-3000:]
+    pids = [int(p) for p in re.search(r"bot processes: \[([\d, ]+)\]", log).group(1).split(",")]
+    assert pids and not _alive_after(pids, 30)
+
+
+def _alive_after(pids: list[int], seconds: float) -> list[int]:
+    """The processes of ``pids`` still running once they all ended, or ``seconds`` passed."""
+    end = time.monotonic() + seconds
+    while True:
+        alive = [p for p in pids if os.path.exists(f"/proc/{p}") and "Z" not in _state(p)]
+        if not alive or time.monotonic() > end:
+            return alive
+        time.sleep(0.2)
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
