@@ -3,9 +3,10 @@
     python bench/bot_capacity.py [--levels strong,expert] [--deals 2] [--pace 2.0]
 
 Deals are played with the level in every seat through ``games.bots.choose_action`` (the search
-the site runs, games/thinking.py), and each decision's CPU time is read (``time.thread_time``).
-A level thinks for a wall-clock budget, so run it on an idle core: on a busy one a move gets less
-CPU in the same time and the figures come out too good. The table count is the capacity of the
+the site runs, games/thinking.py), and each decision's wall and CPU time are read. A level thinks
+for a wall-clock budget: on an idle core a move's CPU is its wall time, on a busy one it gets less
+CPU in the same time. The capacity is reckoned from the wall time (what a dedicated core spends),
+so a busy machine does not make it look better. The table count is the capacity of the
 machine's cores for tables of one person and bots of the level (three; sixty-six: one), at one
 move every ``--pace`` seconds per table (the bots' share of the moves: bench/live.py --rate 1/pace).
 """
@@ -24,16 +25,16 @@ from games.bots import choose_action  # noqa: E402
 from games.engine.core import GAME_NAMES, deal  # noqa: E402
 
 
-def decision_cpu(game: str, level: str, deals: int, rng: random.Random) -> list[float]:
-    """CPU seconds of each decision of ``deals`` deals played by ``level`` in every seat."""
+def decision_times(game: str, level: str, deals: int, rng: random.Random) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of each decision of ``deals`` deals played by ``level`` in every seat."""
     spent = []
     for number in range(deals):
         state = deal(game, dealer=number % len(state_seats(game)), deal_number=number, rng=rng)
         while not state.is_over():
             seat = state.seats_to_act()[0]
-            started = time.thread_time()
+            wall, cpu = time.perf_counter(), time.thread_time()
             action = choose_action(level, state.view(seat), rng)
-            spent.append(time.thread_time() - started)
+            spent.append((time.perf_counter() - wall, time.thread_time() - cpu))
             state.apply(dict(action, seat=seat))
     return spent
 
@@ -50,18 +51,20 @@ def main() -> int:
     ap.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     rng = random.Random(2026)
-    print(f"{'level':8} {'game':9} {'moves':>6} {'CPU ms/move':>12} {'p95 ms':>7} {'moves/core/s':>13} "
-          f"{'tables on ' + str(args.cores) + ' cores':>18}")
+    print(f"{'level':8} {'game':9} {'moves':>6} {'ms/move':>8} {'p95 ms':>7} {'CPU ms/move':>12} "
+          f"{'moves/core/s':>13} {'tables on ' + str(args.cores) + ' cores':>18}")
     for level in args.levels.split(","):
         for game in GAME_NAMES:
-            spent = decision_cpu(game, level, args.deals, rng)
-            mean = statistics.fmean(spent)
-            p95 = sorted(spent)[int(0.95 * (len(spent) - 1))]
+            spent = decision_times(game, level, args.deals, rng)
+            walls = sorted(w for w, _c in spent)
+            mean = statistics.fmean(walls)
+            p95 = walls[int(0.95 * (len(walls) - 1))]
+            cpu = statistics.fmean(c for _w, c in spent)
             per_core = 1 / mean
             seats = len(state_seats(game))
             tables = args.cores * per_core / ((seats - 1) / seats / args.pace)
-            print(f"{level:8} {game:9} {len(spent):6} {1000 * mean:12.0f} {1000 * p95:7.0f} {per_core:13.1f} "
-                  f"{tables:18.0f}", flush=True)
+            print(f"{level:8} {game:9} {len(spent):6} {1000 * mean:8.0f} {1000 * p95:7.0f} {1000 * cpu:12.0f} "
+                  f"{per_core:13.1f} {tables:18.0f}", flush=True)
     return 0
 
 
