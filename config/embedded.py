@@ -2,9 +2,9 @@
 
 The broker is kombu's in-memory transport, so tasks only travel inside this process; this is why
 embedded mode runs exactly one web process (its bots think in child processes it starts). The worker is the same WorkController that
-``celery.contrib.testing.worker.start_worker`` embeds (threads pool: a few tasks at a time, the bots'
-searches in child processes, games/thinking.py; a second worker, of an app of its own and solo,
-serves the ``analysis`` queue); beat is
+``celery.contrib.testing.worker.start_worker`` embeds (solo pool: tasks run one at a time in the
+worker thread, the bots' searches in child processes, games/thinking.py; a second one, of an app
+of its own, serves the ``analysis`` queue); beat is
 ``celery.beat.EmbeddedService`` in thread mode with an in-memory schedule.
 """
 import logging
@@ -14,7 +14,6 @@ from celery import Celery
 from celery.beat import EmbeddedService
 
 from config.celery import app
-from django.conf import settings
 
 from games import thinking
 
@@ -26,11 +25,12 @@ def start_embedded_celery() -> None:
     if _started.is_set():
         return
     _started.set()
-    # Bots search in child processes (games/thinking.py: BOT_PROCESSES, one per core), so this
-    # process's worker threads mostly wait for them: one thread per child keeps every core
-    # thinking, and one more does the quick work meanwhile (the next deal, clocks, the sweeper).
+    # Bots search in child processes (games/thinking.py: BOT_PROCESSES, one per core); the worker
+    # hands a search over and goes on, so one worker thread keeps them all busy, and competes with
+    # the event loop for the GIL and the write lock as little as before (three threads doubled the
+    # people's p99 at 200 tables without bots).
     worker = app.WorkController(
-        app=app, pool="threads", concurrency=settings.GAMES_BOT_PROCESSES + 1, hostname="embedded@localhost",
+        app=app, pool="solo", concurrency=1, hostname="embedded@localhost",
         without_heartbeat=True, without_mingle=True, without_gossip=True, loglevel="WARNING",
     )
     threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -352,6 +353,8 @@ def advance(table_id: int, version: int | None = None) -> datetime | None:
     try:
         for _attempt in range(RETHINKS + 1):
             thought = _think(table_id, version)
+            if thought is _THINKING:
+                return None     # the pool has it; when it is chosen, the table's task is scheduled
             if thought is not None and thought.due_at > timezone.now():
                 cache.set(_thought_key(table_id, thought.version), thought, THOUGHT_SECONDS)
                 return thought.due_at
@@ -373,12 +376,11 @@ THOUGHT_SECONDS = 120       # how long a move chosen ahead of its time is kept f
 
 @dataclass(frozen=True)
 class BotTurn:
-    """A searching bot due to act at ``version``: its seat, level, view and how late it starts."""
+    """A searching bot to act at ``version``: its seat, level, view and when its move is due."""
     version: int
     seat: int
     level: str
     view: dict
-    late_ms: float
     due_at: datetime
 
 
@@ -409,10 +411,35 @@ def _think(table_id: int, version: int | None) -> Thought | None:
     turn = loading.peek(table_id, lambda live: _bot_turn(live, version, timezone.now()))
     if turn is None:
         return None
-    ready = cache.get(_thought_key(table_id, turn.version))
+    key = _thought_key(table_id, turn.version)
+    ready = cache.get(key)
     if ready is not None and ready.seat == turn.seat:
         return ready
-    return Thought(turn.version, turn.seat, thinking.choose(turn.level, turn.view, turn.late_ms), turn.due_at)
+    due = turn.due_at.timestamp()
+    with _in_flight_lock:
+        if key in _in_flight:
+            return _THINKING        # another task of the table's asked already
+        _in_flight.add(key)
+
+    def chosen(action: dict) -> None:
+        """In the pool's thread: keep the move for its time, and have the table's task apply it then."""
+        cache.set(key, Thought(turn.version, turn.seat, action, turn.due_at), THOUGHT_SECONDS)
+        with _in_flight_lock:
+            _in_flight.discard(key)
+        scheduling.schedule_advance(table_id, turn.version, turn.due_at)
+
+    if thinking.think_later(turn.level, turn.view, due, chosen):
+        return _THINKING
+    with _in_flight_lock:
+        _in_flight.discard(key)
+    return Thought(turn.version, turn.seat, thinking.choose(turn.level, turn.view, due), turn.due_at)
+
+
+# Searches handed to the bot processes and not chosen yet, by thought key (the pool is one
+# process's: embedded mode).
+_in_flight: set[str] = set()
+_in_flight_lock = threading.Lock()
+_THINKING = object()       # ``_think``: the pool is choosing the move
 
 
 def _bot_turn(live: Live, version: int | None, now: datetime) -> BotTurn | None:
@@ -423,9 +450,8 @@ def _bot_turn(live: Live, version: int | None, now: datetime) -> BotTurn | None:
     if found is None:
         return None
     seat, level = found
-    late_ms = (now - t.due_at).total_seconds() * 1000
     # A copy: the Live goes back to the cache, and the next change takes it over.
-    return BotTurn(t.version, seat, level, copy.deepcopy(live.state.view(seat)), late_ms, t.due_at)
+    return BotTurn(t.version, seat, level, copy.deepcopy(live.state.view(seat)), t.due_at)
 
 
 def _searches(seat: Seat) -> bool:
@@ -500,7 +526,7 @@ def _choose_locked(level: str, view: dict) -> dict:
     """A bot's move chosen under the table's lock: an instant level, or a searching one whose
     table kept moving while it thought (``advance``)."""
     if bots.levels.get(level).searches:
-        return thinking.choose(level, view)
+        return thinking.choose(level, view, timezone.now().timestamp())
     return bots.choose_action(level, view)
 
 

@@ -1,15 +1,18 @@
 """Where a bot's search runs, and how long it may think.
 
-``choose(level, view, late_ms)`` is the one call the writers (games/services.py) make for a bot
-level that searches (``levels.Level.searches``): the table's lock is not held meanwhile.
+The writers (games/services.py) call ``think_later`` for a bot level that searches
+(``levels.Level.searches``), and ``choose`` where there is no pool; the table's lock is not held.
 
 * **Where.** With ``BOT_PROCESSES`` above 0 (embedded mode's default: one per core) the search
   runs in a pool of child processes (``concurrent.futures.ProcessPoolExecutor``), so the web
-  process, whose event loop serves every socket of the site, never spends its GIL on one. A
-  scaled site's Celery worker is a process of its own already and searches in place (0).
+  process, whose event loop serves every socket of the site, never spends its GIL on one; and
+  ``think_later`` only hands it over, so the one worker thread waits for no search (more worker
+  threads waiting would compete with the event loop for the GIL and the write lock). A scaled
+  site's Celery worker is a process of its own already and searches in place (0, ``choose``).
   The post-match analysis's searches (``evaluate``) go to the same pool.
 * **How long.** A bot move is due a bot delay after the change before it; when bot moves queue up
-  faster than the workers think them through, each starts late. Its budget is then shortened by
+  faster than the workers think them through, each starts late (measured where the search
+  starts: in the child process, after any wait in the pool's queue). Its budget is then shortened by
   as much as it is late (beyond ``LATE_SLACK_MS``), down to the level's floor (``Level.floor_ms``:
   a quarter of its budget), so the moves land close to their time instead of the lag growing,
   and the bot plays a little weaker while the site is that busy. A move thought during the bot's
@@ -25,6 +28,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Callable
 
 from django.conf import settings
 
@@ -56,24 +60,56 @@ def budget(level: str, late_ms: float) -> Budget:
     return Budget(shortened, cap)
 
 
-def choose(level: str, view: dict, late_ms: float = 0.0) -> dict:
-    """The action of a searching ``level`` in ``view``, thought for its budget given how late the
-    move starts; in a child process when the pool is on."""
+def choose(level: str, view: dict, due: float) -> dict:
+    """The action of a searching ``level`` in ``view`` for a move due at ``due`` (epoch
+    seconds), thought for its budget given how late it starts; in a child process when the pool
+    is on (the caller waits)."""
+    pool = _pool()
+    found = pool.submit(_search, level, view, due).result() if pool is not None else _search(level, view, due)
+    return _logged(level, found, pool is not None)
+
+
+def think_later(level: str, view: dict, due: float, done: Callable[[dict], None]) -> bool:
+    """Hand the search to the pool and return at once; ``done(action)`` is called (in the pool's
+    thread) once it is chosen, with a random legal action if the search failed. False when there
+    is no pool: then ``choose``."""
+    pool = _pool()
+    if pool is None:
+        return False
+
+    def finished(future) -> None:
+        try:
+            action = _logged(level, future.result(), True)
+        except Exception:       # a bot's bug must not stall its table
+            log.exception("bot %s: the search failed; a random legal action instead", level)
+            action = bots.choose_action("random", view)
+        done(action)
+
+    pool.submit(_search, level, view, due).add_done_callback(finished)
+    return True
+
+
+@dataclass(frozen=True)
+class Searched:
+    action: dict
+    late_ms: float
+    thought_ms: float
+    budget_ms: int
+
+
+def _search(level: str, view: dict, due: float) -> Searched:
+    """In a child process (or the caller's without a pool): the bots only, no Django."""
+    late_ms = 1000 * (time.time() - due)
     given = budget(level, late_ms)
     started = time.perf_counter()
-    pool = _pool()
-    if pool is not None:
-        action = pool.submit(_search, level, view, given.budget_ms, given.cap_ms).result()
-    else:
-        action = _search(level, view, given.budget_ms, given.cap_ms)
-    log.info("bot %s: %.0f ms late, thought %.0f ms (budget %d ms)%s", level, late_ms,
-             1000 * (time.perf_counter() - started), given.budget_ms, " in the pool" if pool else "")
-    return action
+    action = bots.choose_action(level, view, budget_ms=given.budget_ms, cap_ms=given.cap_ms)
+    return Searched(action, late_ms, 1000 * (time.perf_counter() - started), given.budget_ms)
 
 
-def _search(level: str, view: dict, budget_ms: int, cap_ms: int | None) -> dict:
-    """Run in a child process: the games.bots package only (pure Python, no Django)."""
-    return bots.choose_action(level, view, budget_ms=budget_ms, cap_ms=cap_ms)
+def _logged(level: str, found: Searched, pooled: bool) -> dict:
+    log.info("bot %s: %.0f ms late, thought %.0f ms (budget %d ms)%s", level, found.late_ms, found.thought_ms,
+             found.budget_ms, " in the pool" if pooled else "")
+    return found.action
 
 
 # --- the post-match analysis's searches ----------------------------------------------------------

@@ -5,6 +5,7 @@ How long it thinks when its moves run late: games/thinking.py ``budget``."""
 from __future__ import annotations
 
 import random
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -36,11 +37,11 @@ def thinking_log(monkeypatch):
             finally:
                 held["now"] = False
 
-    def watched_choose(level, view, late_ms=0.0):
+    def watched_choose(level, view, due):
         locked_now = held["now"]
         if during:
             during.pop(0)()
-        action = real_choose(level, view, late_ms)
+        action = real_choose(level, view, due)
         log.append({"locked": locked_now, "seat": view["seat"], "action": action})
         return action
 
@@ -154,7 +155,7 @@ def test_with_bot_processes_a_move_and_an_analysis_are_searched_in_a_child_proce
     # The children import the bots afresh (forkserver), without these.
     monkeypatch.setattr(strong, "evaluate", not_here)
     monkeypatch.setattr(bots, "choose_action", not_here)
-    assert thinking.choose("medium", view) in view["legal"]
+    assert thinking.choose("medium", view, time.time()) in view["legal"]
     # The analysis's verdict is the same wherever it is searched (each batch has its own seeded rng).
     cpu = thinking.cpu_clock()
     assert thinking.evaluate(view, random.Random("7/0"), 8, view["legal"]) == here
@@ -194,3 +195,19 @@ def test_a_table_of_instant_bots_is_not_read_apart_for_a_search(make_user, task_
     v = version(t.pk)
     assert task_queue.run_due(limit=5) == 5
     assert version(t.pk) == v + 5 and peeks == []
+
+
+def test_with_bot_processes_the_task_hands_the_search_over_and_the_move_comes_in_the_next(
+        make_user, task_queue, bot_processes):
+    t = services.create_table(make_user("ala"), "sixtysix", seats=["medium", "medium"], start=True)
+    v = version(t.pk)
+    assert task_queue.run_due(limit=1) == 1
+    # The task did not wait for the search: nothing moved yet, and no task is pending until the
+    # bot process has chosen; then the table's task is scheduled, and it applies the move.
+    assert version(t.pk) == v
+    end = time.monotonic() + 60
+    while not task_queue.pending and time.monotonic() < end:
+        time.sleep(0.05)
+    assert [p[:2] for p in task_queue.pending] == [(t.pk, v)]
+    assert task_queue.run_due(limit=1) == 1
+    assert version(t.pk) == v + 1
