@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import thinking
 from games.bots import analyse as A
 from games.models import Deal, Match
 
@@ -103,8 +104,11 @@ def run(match_id: int, pause=None) -> bool:
                 if not mine.update(done=done, heartbeat_at=timezone.now()):
                     raise _ClaimLost
         if records:
+            # The searches run where the bots' do: in embedded mode the bot processes, never
+            # the web process (games/thinking.py).
             result = A.analyse(records, planned, iterations=settings.ANALYSIS_ITERATIONS or None,
-                               seed=match.pk, pause=pause, progress=progress)
+                               seed=match.pk, pause=pause, progress=progress,
+                               evaluate=thinking.evaluate, cpu_clock=thinking.cpu_clock)
         else:       # the match ended before any deal did (a forfeit on time)
             result = {"format": A.FORMAT, "game": match.table.game, "deals": [], "summary": [],
                       "cpu_seconds": 0.0}

@@ -1,8 +1,10 @@
 """Setup step of bench/live.py, run as a subprocess with the mode's settings (after migrate).
 
-    python bench/_setup.py TABLES BOTS [LEVEL]   -> JSON on stdout: [{"id", "game", "sessions": [...]}]
+    python bench/_setup.py TABLES BOTS [LEVEL]   -> JSON on stdout: [{"id", "game", "level", "sessions": [...]}]
+    python bench/_setup.py mix people:20,strong:5,expert:2
 
-Creates the players, their tables (hearts and spades alternately; seats 1-3 bots of LEVEL (basic) when BOTS=1)
+Creates the players, their tables (hearts and spades alternately; seats 1-3 bots of LEVEL (basic) when BOTS=1,
+or per table as the mix says)
 through games.services.create_table, seats the other players, and logs every player in by creating
 a session (what django.contrib.auth.login stores), so that the client presents a ``sessionid``
 cookie on the socket handshake as a browser does. The match is started later by the table's owner
@@ -37,13 +39,24 @@ from games.models import Seat  # noqa: E402
 GAMES = ("hearts", "spades")
 
 
+def tables_of(argv: list[str]) -> list[str | None]:
+    """The bot level of each table (None: four people): ``TABLES BOTS [LEVEL]``, or ``mix SPEC``
+    with SPEC like ``people:20,strong:5,expert:2`` (bench/live.py --mix)."""
+    if argv[0] == "mix":
+        out: list[str | None] = []
+        for part in argv[1].split(","):
+            kind, count = part.split(":")
+            out += [None if kind == "people" else kind] * int(count)
+        return out
+    level = argv[2] if len(argv) > 2 else "basic"
+    return [level if argv[1] == "1" else None] * int(argv[0])
+
+
 def main() -> None:
-    n_tables, with_bots = int(sys.argv[1]), sys.argv[2] == "1"
-    level = sys.argv[3] if len(sys.argv) > 3 else "basic"
+    levels = tables_of(sys.argv[1:])
     # Creating a table schedules nothing we need here (its match starts later, from the socket).
     scheduling._scheduler = lambda *a, **k: None
-    humans_per_table = 1 if with_bots else 4
-    n_users = n_tables * humans_per_table
+    n_users = sum(1 if level else 4 for level in levels)
     users = User.objects.bulk_create([
         User(username=f"bench{i:05d}", password="!bench-unusable") for i in range(n_users)])
     users = list(User.objects.filter(username__startswith="bench").order_by("username"))
@@ -59,10 +72,13 @@ def main() -> None:
     Session.objects.bulk_create(sessions, batch_size=500)
 
     out = []
-    for t in range(n_tables):
+    first = 0
+    for t, level in enumerate(levels):
         game = GAMES[t % len(GAMES)]
-        group = users[t * humans_per_table:(t + 1) * humans_per_table]
+        group = users[first:first + (1 if level else 4)]
+        first += len(group)
         owner = group[0]
+        with_bots = level is not None
         spec = ["me", level, level, level] if with_bots else ["me", "", "", ""]
         with transaction.atomic():
             # Kept waiting: the owners' sockets start the matches (bench/live.py).
@@ -71,7 +87,7 @@ def main() -> None:
             if not with_bots:
                 for i, u in enumerate(group[1:], start=1):
                     Seat.objects.filter(table=table, index=i).update(user=u)
-        out.append({"id": table.pk, "game": game,
+        out.append({"id": table.pk, "game": game, "level": level,
                     "sessions": [keys[u.pk] for u in group] + [None] * (4 - len(group))})
     print(json.dumps(out))
 

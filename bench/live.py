@@ -4,6 +4,8 @@
     .venv/bin/python bench/live.py --mode scaled   --tables 200 --seconds 30
     .venv/bin/python bench/live.py --mode scaled   --tables 200 --bots      # 3 basic bots + 1 client
     .venv/bin/python bench/live.py --mode embedded --tables 20 --bots --bot-level strong --rate 0.5
+    .venv/bin/python bench/live.py --mode embedded --mix people:20,basic:4,strong:4,expert:2 \
+        --spectators 40 --lobby 20 --rate 0.5        # a mixed load (below)
 
 The script starts its own servers and stops them when it is done (everything on 127.0.0.1):
   * embedded: one Daphne with the default settings and a fresh SQLite file (in-memory channel
@@ -28,6 +30,12 @@ loop's own lag, measured by a probe that sleeps 5 ms at a time.
 With --bots, seats 1-3 are server-side basic bots (Celery) and one scripted client sits at seat 0;
 bot moves are measured from the arrival of the previous update to the arrival of the bot's update,
 minus the bot's configured delay (BOT_DELAY_MS, set to 1000/rate so the table keeps the pace).
+
+--mix: tables of each kind at once ("people": four scripted people; a level: one person and three
+bots of it), with --spectators sockets watching the tables round the list and --lobby sockets on
+the lobby pages (no session; what they receive is counted). The report gives the people's moves
+per kind of table and each level's bot lag. (Post-match analyses are not part of it: the bench's
+matches do not end within its window, and its scaled worker does not serve the analysis queue.)
 
 Target (issue): 200 tables x 1 move/s, p99 < 100 ms, in both modes. Server CPU is read from
 /proc/<pid>/stat over the measured window (100% = one core; the machine has os.cpu_count()).
@@ -73,6 +81,9 @@ class Stats:
         self.lat: list[float] = []          # scripted moves: send -> last socket (s)
         self.spread: list[float] = []       # first socket -> last socket of the same update (s)
         self.bot_lat: list[float] = []      # bot moves: previous update -> bot update - delay (s)
+        self.bot_lat_by_level: dict[str, list[float]] = {}     # the same, per bot level (--mix)
+        self.people_lat_by_kind: dict[str, list[float]] = {}   # scripted moves at "people" or bot tables
+        self.watched = Counter()            # messages received by spectators and lobby watchers
         self.actions_in_window = 0          # every action update completed in the window
         self.errors: Counter = Counter()
         self.window = (float("inf"), float("-inf"))
@@ -165,7 +176,9 @@ class Sock:
 class TableRun:
     def __init__(self, spec: dict, ports: list[int], index: int, stats: Stats, bots: bool,
                  bot_delay: float, sticky: bool = False):
-        self.id, self.game, self.stats, self.bots = spec["id"], spec["game"], stats, bots
+        self.id, self.game, self.stats = spec["id"], spec["game"], stats
+        self.level = spec.get("level")      # the bots' level; None: four people
+        self.bots = bots or self.level is not None
         self.bot_delay = bot_delay
         self.socks = [Sock(self, seat, ports[(index + (0 if sticky else seat)) % len(ports)], key)
                       for seat, key in enumerate(spec["sessions"]) if key]
@@ -202,10 +215,12 @@ class TableRun:
         if p is not None and p.version + 1 == v and action is not None and action.get("seat") == p.seat:
             if p.measured:
                 st.lat.append(t - p.sent)
+                st.people_lat_by_kind.setdefault(self.level or "people", []).append(t - p.sent)
             p.done.set()
         elif self.bots and action is not None and action.get("seat") != self.socks[0].seat:
             if st.in_window(t) and prev_arrival:
                 st.bot_lat.append(t - prev_arrival - self.bot_delay)
+                st.bot_lat_by_level.setdefault(self.level or "bots", []).append(t - prev_arrival - self.bot_delay)
 
     def actor(self) -> Sock | None:
         top = max(s.version for s in self.socks)
@@ -276,6 +291,27 @@ def wrong_seat_verdict(stats: Stats) -> int:
     return 1
 
 
+async def watch(port: int, path: str, kind: str, stats: Stats, sem: asyncio.Semaphore,
+                stop_at: float) -> None:
+    """A spectator of a table, or a lobby watcher (``path``), without a session: it only reads,
+    adding the fan-out a site with an audience has; what it receives is counted by ``kind``."""
+    async with sem:
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
+                                      compression=None, max_size=None, ping_interval=None, open_timeout=60)
+    try:
+        while now() < stop_at:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop_at - now()))
+            except asyncio.TimeoutError:
+                break
+            if stats.in_window(now()):
+                stats.watched[kind] += 1
+    except websockets.ConnectionClosed:
+        stats.errors[f"{kind} closed"] += 1
+    finally:
+        await ws.close()
+
+
 async def probe_loop_lag(stats: Stats, stop_at: float, period: float = 0.005) -> None:
     """Sleep a few ms at a time and record how late the loop woke: time the load generator's
     loop spent elsewhere, which delays the receive timestamps of the sockets too."""
@@ -318,6 +354,12 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
     t0 = now()
     stats.window = (t0 + args.warmup, t0 + args.warmup + args.seconds)
     stop_at = stats.window[1]
+    watchers = [asyncio.get_running_loop().create_task(
+        watch(ports[i % len(ports)], f"/ws/table/{tables[i % len(tables)].id}/", "spectator", stats, sem, stop_at))
+        for i in range(args.spectators)]
+    watchers += [asyncio.get_running_loop().create_task(
+        watch(ports[i % len(ports)], f"/ws/lobby/{('hearts', 'spades')[i % 2]}/", "lobby", stats, sem, stop_at))
+        for i in range(args.lobby)]
     inflight = [0]
     drivers = [asyncio.get_running_loop().create_task(
         drive(t, args.rate, t0, stop_at, random.Random(rng.random()), inflight)) for t in tables]
@@ -329,6 +371,7 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
     await asyncio.sleep(max(0.0, stats.window[1] - now()))
     cpu1, w1 = S.cpu_sample(cpu_pids), now()
     await asyncio.wait_for(asyncio.gather(*drivers, lag_probe), timeout=15)
+    await asyncio.gather(*watchers, return_exceptions=True)
     for t in tables:
         t.closing = True
     await asyncio.gather(*(s.ws.close() for s in socks), return_exceptions=True)
@@ -352,7 +395,8 @@ def pct(samples: list[float], q: float) -> float:
 def report(args, res: dict) -> dict:
     st: Stats = res["stats"]
     row = {
-        "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else ""), "tables": args.tables,
+        "mode": args.mode + (f"+bots ({args.bot_level})" if args.bots else "") + ("+mix" if args.mix else ""),
+        "tables": args.tables, "mix": args.mix, "spectators": args.spectators, "lobby": args.lobby,
         "app": args.app, "server": args.server, "rate": args.rate, "sticky": args.sticky,
         "web": args.web,
         "sockets": res["sockets"], "target_moves_s": args.tables * args.rate,
@@ -363,6 +407,12 @@ def report(args, res: dict) -> dict:
         "spread_p99": pct(st.spread, 99),
         "loadgen_lag_p50": pct(st.loop_lag, 50), "loadgen_lag_p99": pct(st.loop_lag, 99),
         "bot_p50": pct(st.bot_lat, 50), "bot_p95": pct(st.bot_lat, 95), "bot_p99": pct(st.bot_lat, 99),
+        "bot_moves": len(st.bot_lat),
+        "bot_by_level": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99)}
+                         for k, v in sorted(st.bot_lat_by_level.items())},
+        "people_by_table": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99)}
+                            for k, v in sorted(st.people_lat_by_kind.items())},
+        "watched_per_s": {k: v / args.seconds for k, v in st.watched.items()},
         "errors": sum(st.errors.values()), "error_kinds": dict(st.errors), "stale": res["stale"],
         "incidents": st.incidents,
         "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
@@ -392,6 +442,15 @@ def print_rows(rows: list[dict]) -> None:
         if "+bots" in r["mode"]:
             print(f"{'  bot moves':<15}{'':<16}{'':>7}{'':>9}{'':>8}{r['bot_p50']:>8.1f}{r['bot_p95']:>8.1f}"
                   f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
+        if r.get("mix"):
+            for kind, v in r["people_by_table"].items():
+                print(f"  people's moves at {kind} tables: {v['n']} moves, p50 / p95 / p99 "
+                      f"{v['p50']:.1f} / {v['p95']:.1f} / {v['p99']:.1f} ms")
+            for level, v in r["bot_by_level"].items():
+                print(f"  {level} bots' lag beyond their delay: {v['n']} moves, p50 / p95 / p99 "
+                      f"{v['p50']:.0f} / {v['p95']:.0f} / {v['p99']:.0f} ms")
+            watched = ", ".join(f"{k} {v:.0f}/s" for k, v in r["watched_per_s"].items()) or "none"
+            print(f"  messages to {r['spectators']} spectators and {r['lobby']} lobby watchers: {watched}")
         if r["error_kinds"]:
             print(f"  errors: {r['error_kinds']}")
             for line in r["incidents"][:5]:
@@ -439,6 +498,10 @@ def main() -> int:
                          "/ws/table/<id>/ by id, docs/SCALING.md), instead of every seat on another")
     ap.add_argument("--bots", action="store_true", help="seats 1-3 are bots (Celery)")
     ap.add_argument("--bot-level", default="basic", help="the bots' level (games/bots/levels.py)")
+    ap.add_argument("--mix", help="tables by kind instead of --tables/--bots, e.g. people:20,strong:5,expert:2"
+                                  " (people: four scripted people; a level: one person and three bots)")
+    ap.add_argument("--spectators", type=int, default=0, help="sockets watching the tables (no session)")
+    ap.add_argument("--lobby", type=int, default=0, help="sockets watching the lobby pages (no session)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
     ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
     ap.add_argument("--seed", type=int, default=1)
@@ -453,7 +516,11 @@ def main() -> int:
     args = ap.parse_args()
     if args.mode == "embedded":
         args.web = 1        # embedded mode is one process
-    args.bot_delay_ms = int(1000 / args.rate) if args.bots else 0
+    if args.mix:
+        kinds = [part.split(":") for part in args.mix.split(",")]
+        args.tables = sum(int(n) for _kind, n in kinds)
+        mixed_bots = any(kind != "people" for kind, _n in kinds)
+    args.bot_delay_ms = int(1000 / args.rate) if args.bots or (args.mix and mixed_bots) else 0
 
     workdir = Path(tempfile.mkdtemp(prefix=f"bench_live_{args.mode}_"))
     kw = dict(bot_delay_ms=args.bot_delay_ms, deal_pause_ms=args.deal_pause_ms)
@@ -482,7 +549,9 @@ def main() -> int:
             log = workdir / "setup.log"
             S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
             specs = json.loads(S.run_checked(
-                [S.PYTHON, "bench/_setup.py", str(args.tables), "1" if args.bots else "0", args.bot_level], env, log))
+                [S.PYTHON, "bench/_setup.py", *(["mix", args.mix] if args.mix else
+                                                 [str(args.tables), "1" if args.bots else "0", args.bot_level])],
+                env, log))
             print(f"  migrated and set up {len(specs)} tables", flush=True)
 
         ports = [S.free_port() for _ in range(args.web)]

@@ -1,6 +1,6 @@
 """The embedded mode's server: ``python -m config.serve [--host H] [--port P]``, what `make run` and
-the browser tests start. One process (the in-memory channel layer and the Celery threads live in
-it), on uvicorn with uvloop and httptools as the Procfile's web processes: at 400 embedded tables
+the browser tests start. One web process (the in-memory channel layer and the Celery threads live in
+it, and it starts the bot processes that do the bots' thinking, games/thinking.py), on uvicorn with uvloop and httptools as the Procfile's web processes: at 400 embedded tables
 it held p99 under 100 ms where Daphne did not (docs/SCALING.md, bench/matrix.py). Daphne serves
 the same application unchanged: ``daphne --websocket-max-message-size 65536
 --websocket-max-frame-size 65536 config.asgi:application`` (the frame limit: SOCKET_FRAME_BYTES).

@@ -6,11 +6,12 @@ DEBUG is off unless asked for (DEBUG=1): an error never shows a traceback or the
 The secret key: SECRET_KEY, or in embedded mode one generated per checkout (.secret_key, not in git);
 scaled mode runs several processes, perhaps on several machines, so it refuses to start without it.
 """
+import os
+import re
+import secrets
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlparse
-import re
-import secrets
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -211,6 +212,10 @@ EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswi
 
 # --- the game platform ------------------------------------------------------------------------
 GAMES_BOT_DELAY_MS = env.int("BOT_DELAY_MS", default=700)       # human-like pause before a bot acts
+# Child processes that run the searching bots' thinking (games/thinking.py). Embedded mode: one per
+# core, so its one web process never spends its event loop's GIL on a search; 0: in the calling
+# process (a scaled site's Celery workers are processes of their own).
+GAMES_BOT_PROCESSES = env.int("BOT_PROCESSES", default=(os.cpu_count() or 1) if EMBEDDED_WORKER else 0)
 GAMES_DEAL_PAUSE_MS = env.int("DEAL_PAUSE_MS", default=4000)    # pause between deals
 GAMES_REPLACEMENT_BOT = env.str("REPLACEMENT_BOT", default="basic")  # who takes a timed-out seat
 # Provably fair deals (docs/FAIRNESS.md): how long a deal's draw waits, after its commitment, for

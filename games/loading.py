@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Generic, Iterator, TypeVar
+from typing import Callable, Generic, Iterator, TypeVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -35,6 +35,7 @@ from .models import Deal, Match, Seat, Table
 log = logging.getLogger(__name__)
 SETUP_FIELDS = tuple(DealSetup.__dataclass_fields__)
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 # --- the per-process cache ---------------------------------------------------------------
@@ -58,6 +59,12 @@ class LiveCache(Generic[T]):
         """The table's entry, removed from the cache (the caller checks its version)."""
         with self._lock:
             item = self._items.pop(table_id, None)
+        return None if item is None else item[1]
+
+    def look(self, table_id: int) -> T | None:
+        """The table's entry, left in the cache: to read what does not change between versions."""
+        with self._lock:
+            item = self._items.get(table_id)
         return None if item is None else item[1]
 
     def put(self, table_id: int, version: int, value: T) -> None:
@@ -238,6 +245,26 @@ def _keep(table_id: int, live: Live) -> None:
         _live.forget(table_id)
     else:
         _live.put(table_id, live.table.version, live)
+
+
+def kept_seats(table_id: int) -> list[Seat] | None:
+    """The seats of what this process keeps of a table (None: nothing), left in the cache: to
+    look at only, and they may be a version behind."""
+    kept = _live.look(table_id)
+    return None if kept is None else kept.seats
+
+
+def peek(table_id: int, reader: Callable[[Live], R]) -> R:
+    """``reader(live)`` on the table as committed, read with no lock held (a bot's search starts
+    from it: games/services.py), from what this process kept of it when it has it, which goes
+    back to the cache after. Whatever ``reader`` returns must not share the Live's objects: the
+    next change takes the Live over. The read may see a change that commits meanwhile in part;
+    a writer that acts on it must hold the lock and find the table still at the version read."""
+    live = _read(table_id, _live.take(table_id), for_update=False)
+    try:
+        return reader(live)
+    finally:
+        _keep(table_id, live)
 
 
 def forget(table_id: int | None = None) -> None:

@@ -7,6 +7,7 @@ killed, a broker restart) and players' clock deadlines, which get no task of the
 """
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -17,6 +18,7 @@ from . import scheduling, services, showcase as house_tables
 from .models import Table
 
 Status = Table.Status
+log = logging.getLogger(__name__)
 
 
 @shared_task(name=scheduling.ADVANCE_TABLE, acks_late=True)
@@ -37,6 +39,9 @@ def sweep() -> int:
     """Advance every table whose due work is overdue by more than a grace period."""
     ids = overdue_tables()
     for table_id in ids:
+        # Players' clock deadlines are the sweeper's work; a bot move or a next deal here means
+        # its task was lost or ran later than the grace (the log says which tables).
+        log.info("sweeper: table %s is overdue", table_id)
         services.advance(table_id)
     return len(ids)
 

@@ -22,10 +22,14 @@ def get_bot(level: str):
     return importlib.import_module(levels.get(level).module)
 
 
-def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None) -> dict:
+def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None,
+                  cap_ms: int | None = None) -> dict:
     """The action the bot of ``level`` takes in ``view`` (a ``State.view(seat)`` of a seat to act)
-    within ``budget_ms`` milliseconds of thinking (None: the level's own budget)."""
+    within ``budget_ms`` milliseconds of thinking (None: the level's own budget), a hard decision
+    within ``cap_ms`` (None: the level's own cap, if its own budget is used)."""
     found = levels.get(level)
     budget = found.budget_ms if budget_ms is None else budget_ms
-    extra = {"cap_ms": found.cap_ms} if found.cap_ms is not None and budget_ms is None else {}
+    if cap_ms is None and budget_ms is None:
+        cap_ms = found.cap_ms
+    extra = {"cap_ms": cap_ms} if cap_ms is not None else {}
     return importlib.import_module(found.module).choose_action(view, rng, budget, **extra)

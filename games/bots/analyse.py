@@ -128,9 +128,11 @@ def judge(game: str, decision: dict, evaluations: list[dict]) -> dict:
 
 
 def evaluate_decision(decision: dict, iterations: int, seed: str,
-                      pause: Callable[[], None] | None = None) -> list[dict]:
-    """``strong.evaluate`` in batches of BATCH draws, each with its own seeded rng (so the result
-    does not depend on when ``pause`` let other work run)."""
+                      pause: Callable[[], None] | None = None, evaluate: Callable | None = None) -> list[dict]:
+    """``strong.evaluate`` (or ``evaluate``, which takes the same arguments: the site's runs it in
+    its bot processes, games/thinking.py) in batches of BATCH draws, each with its own seeded rng
+    (so the result does not depend on when ``pause`` let other work run, nor where it ran)."""
+    evaluate = evaluate or strong.evaluate
     totals = [0.0] * len(decision["options"])
     done = 0
     samples = 0
@@ -140,7 +142,7 @@ def evaluate_decision(decision: dict, iterations: int, seed: str,
             pause()
         n = min(BATCH, iterations - done)
         rng = random.Random(f"{seed}/{batch_no}")
-        evaluations = strong.evaluate(decision["view"], rng, iterations=n, actions=decision["options"])
+        evaluations = evaluate(decision["view"], rng, iterations=n, actions=decision["options"])
         for j, e in enumerate(evaluations):
             totals[j] += e["mean"] * e["samples"]
         # A sixty-six endgame the search solves exactly takes one draw per hand the opponent may
@@ -178,8 +180,11 @@ def plan(records: list[dict], seats_of: Callable[[int, dict], Iterable[int] | No
 def analyse(records: list[dict], planned: list[list[dict]] | None = None, *, seats=None,
             iterations: int | None = None, seed: Any = 0,
             pause: Callable[[], None] | None = None,
-            progress: Callable[[int, int], None] | None = None) -> dict:
-    """Judge every decision of ``records`` (the deals of one game); the result is JSON-ready."""
+            progress: Callable[[int, int], None] | None = None,
+            evaluate: Callable | None = None, cpu_clock: Callable[[], float] = time.thread_time) -> dict:
+    """Judge every decision of ``records`` (the deals of one game); the result is JSON-ready.
+    ``evaluate``: see ``evaluate_decision``; ``cpu_clock``: the CPU seconds the searches used so
+    far (by default this thread's)."""
     if not records:
         raise ValueError("no record to analyse")
     game = records[0].get("game")
@@ -195,14 +200,15 @@ def analyse(records: list[dict], planned: list[list[dict]] | None = None, *, sea
         progress(0, total)
     for record, decisions in zip(records, planned):
         verdicts = []
-        deal_cpu = time.thread_time()
+        deal_cpu = cpu_clock()
         for d in decisions:
-            evaluations = evaluate_decision(d, n, f"{seed}/{record.get('deal_number', 0)}/{d['step']}", pause)
+            evaluations = evaluate_decision(d, n, f"{seed}/{record.get('deal_number', 0)}/{d['step']}", pause,
+                                            evaluate)
             verdicts.append(judge(game, d, evaluations))
             done += 1
             if progress:
                 progress(done, total)
-        deal_cpu = time.thread_time() - deal_cpu
+        deal_cpu = cpu_clock() - deal_cpu
         cpu += deal_cpu
         all_verdicts += verdicts
         deals.append({"deal_number": record.get("deal_number", 0), "players": record.get("players"),

@@ -25,6 +25,16 @@ class Level:
     budget_ms: int | None = None    # an ordinary decision's thinking time (None: the module's own)
     cap_ms: int | None = None       # the most a hard decision may think (None: the module's own)
 
+    @property
+    def searches(self) -> bool:
+        """It thinks for a budget: its move is chosen outside the table's lock (games/thinking.py)."""
+        return self.budget_ms is not None
+
+    @property
+    def floor_ms(self) -> int:
+        """The least it thinks when its moves run late (games/thinking.py): a quarter of its budget."""
+        return (self.budget_ms or 0) // 4
+
 
 LEVELS: tuple[Level, ...] = (
     Level("random", "games.bots.random"),
