@@ -150,7 +150,6 @@ def match(request, match_id):
 
 
 SUIT_ORDER = "SHCD"         # alternating colours, as the table's hand shows them (static/js/cards.js)
-RANK_ORDER = {"sixtysix": "9JQKTA", None: "23456789TJQKA"}
 
 
 def _last_public_hands(m: Match, rows: list[dict], names: dict) -> dict | None:
@@ -161,7 +160,7 @@ def _last_public_hands(m: Match, rows: list[dict], names: dict) -> dict | None:
         return None
     row = public[-1]
     record = Deal.objects.only("record").get(pk=row["deal"].pk).record
-    order = RANK_ORDER.get(record["game"], RANK_ORDER[None])
+    order = get_rules(record["game"]).rank_order
     key = lambda code: (SUIT_ORDER.index(code[1]), order.index(code[0]))      # noqa: E731
     return {"number": row["number"], "trump": record.get("trump_card"), "dealer": names.get(record["dealer"]),
             "hands": [{"seat": seat, "name": names.get(seat, ""), "cards": sorted(hand, key=key)}

@@ -203,6 +203,7 @@ class GameRules:
     # every game but partnership ones. A deal's result gives each column ``deal_points_key``.
     lower_wins: bool = False          # a lower score ranks better (hearts)
     deal_points_key: str = "points"
+    rank_order: str = C.RANKS         # the ranks from weakest to strongest in a trick
 
     def teams(self, variant: str | None = None) -> list[list[int]]:
         """Seats per team, in score-column order (the default: every seat plays alone)."""

@@ -677,6 +677,7 @@ class SixtySixRules(GameRules):
     variants = ("kurnik", "schnapsen", "santase")
     seats = 2
     state_class = SixtySixState
+    rank_order = "9JQKTA"
 
     def deck(self, variant):
         return C.cards_of(VARIANTS[variant].deck_mask)

@@ -53,10 +53,20 @@ def initials(person, bot=False):
     name = getattr(person, "username", None) or str(person or "")
     if getattr(person, "is_bot", False):
         name = labels.bot_label(person.bot_level)
-    words = [w for w in re.split(r"[^\w]+|_", name) if w]
-    letters = (words[0][:1] + words[1][:1]) if len(words) > 1 else name.strip()[:2]
+    letters = _initials_of(name)
     tone = "bot" if is_bot else f"tone-{zlib.crc32(name.lower().encode()) % INITIAL_TONES}"
     return format_html('<span class="initials {}" aria-hidden="true">{}</span>', tone, letters.upper() or "?")
+
+
+def _initials_of(name: str) -> str:
+    """The table client's rule (static/js/table.js ``initials``): "Ala Kot" AK, "Bot 2" B2,
+    "guest-f1a2b3" GU (a code with digits is no initial; a number of one or two digits is)."""
+    words = [w for w in re.split(r"[^\w]+|_", name) if w]
+    if not words:
+        return name.strip()[:1]
+    second = words[1] if len(words) > 1 else ""
+    usable = (second.isdigit() and len(second) <= 2) or (second and not any(c.isdigit() for c in second))
+    return words[0][:1] + second[:1] if usable else words[0][:2]
 
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}

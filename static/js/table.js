@@ -538,13 +538,14 @@
     node.setAttribute("aria-hidden", "true");
     return node;
   }
-  /* "Ala Kot" AK, "Bot 2 (basic)" B2, "guest-f1a2b3" GU (a code of letters and digits is no
-   * initial), "demo" DE. */
+  /* "Ala Kot" AK, "Bot 2 (basic)" B2, "guest-f1a2b3" and "guest-614233" GU (a code with digits
+   * is no initial; a seat's number of one or two digits is), "demo" DE. The pages' initials filter
+   * (games/templatetags/game_labels.py) follows the same rule. */
   function initials(name) {
     var words = name.split(/[^0-9A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]+/).filter(Boolean);
     if (!words.length) return name.charAt(0).toUpperCase();
     var second = words[1] || "";
-    var usable = /^\d+$/.test(second) || (second && !/\d/.test(second));
+    var usable = /^\d{1,2}$/.test(second) || (second && !/\d/.test(second));
     return (usable ? words[0].charAt(0) + second.charAt(0) : words[0].slice(0, 2)).toUpperCase();
   }
 
