@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 # Packages whose every module the map names (migrations and package __init__ files aside).
-MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation",
+MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation", "pool",
           "bench")
 
 MARKDOWN_REF = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\b")
