@@ -10,11 +10,19 @@ from . import limits, loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
 from .labels import bot_level_choices
-from .models import GAME_CHOICES, Table
+from .models import GAME_CHOICES, Seat, Table
 from .errors import ServiceError
 from .rules_views import rules_link_label
 
 GAME_LABELS = dict(GAME_CHOICES)
+
+
+def profile_tables(sender, person, viewer, **kwargs) -> dict:
+    """A profile page's tables still open or being played (accounts.signals.profile_shown);
+    finished matches are in the history (ratings)."""
+    seats = (Seat.objects.filter(user=person).exclude(table__status="finished").select_related("table")
+             .order_by("-table__created_at")[:30])
+    return {"seats": seats}
 
 
 def _rules_or_404(game):

@@ -61,7 +61,7 @@ def chart(values: list[int], width: int = 320, height: int = 90, pad: int = 6) -
 
 
 def profile_context(person, viewer) -> dict:
-    """What the profile page (accounts.views.profile) shows of ratings and history."""
+    """What the profile page (accounts.views.profile, via receivers.on_profile) shows of ratings and history."""
     ratings = services.ratings_of(person)
     for r in ratings:
         r.chart = chart(r.history)

@@ -22,7 +22,7 @@ README = ROOT / "README.md"
 
 # Packages whose every module the map names (migrations and package __init__ files aside).
 MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation",
-          "bench")
+          "bench", "tools")
 
 MARKDOWN_REF = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\b")
 UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]*\.md")
@@ -192,6 +192,7 @@ def test_records_md_console_examples_print_what_the_page_shows(tmp_path):
 def test_the_example_records_are_the_ones_the_docs_describe(name):
     """docs/RULES.md walks the Santase deal through; docs/FAIRNESS.md's known answer is the other."""
     from games.engine import fair, records
+    from games.engine.core import get_rules
     import json
 
     record = json.loads((ROOT / "docs" / "examples" / name).read_text(encoding="utf-8"))
@@ -200,4 +201,4 @@ def test_the_example_records_are_the_ones_the_docs_describe(name):
         assert verdict.finished and verdict.matches
         assert verdict.result == {"points": [28, 74], "game_points": [0, 2], "ended_by": "declare"}
     else:
-        assert fair.check_record(record)["trump_card"] == "9C"
+        assert fair.check_record(record, get_rules)["trump_card"] == "9C"

@@ -339,7 +339,7 @@ def _dealt(rules: GameRules, variant: str, dealer: int, deal_number: int, rng,
     """``deal_cards`` of a shuffled deck, plus ``fair`` (without the server seed) for seeds."""
     if seeds is None:
         return rules.deal_cards(variant, dealer, C.shuffled(rules.deck(variant), rng))
-    dealt = F.deal_from_seeds(rules.name, variant, dealer, seeds, deal_number)
+    dealt = F.deal_from_seeds(rules, variant, dealer, seeds, deal_number)
     return dict(dealt, fair=seeds.fair_object())
 
 
