@@ -154,6 +154,14 @@ def test_the_readme_names_every_writer_of_live_games():
     row = next(line for line in README.read_text(encoding="utf-8").splitlines()
                if line.startswith("| who writes a move?"))
     assert sorted(w for w in writers if f"`{w}`" not in row) == []
+    # The longer list under the map names them too, and no writer that is gone.
+    text = README.read_text(encoding="utf-8")
+    bullet = text[text.index("- **Who writes a move**"):text.index("- **What a client receives**")]
+    assert sorted(w for w in writers if f"`{w}`" not in bullet and f"games.services.{w}`" not in bullet) == []
+    named = set(re.findall(r"`(?:games\.services\.)?([a-z_]+)`", bullet))
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert sorted(n for n in named if n not in functions and n.isidentifier() and "_" in n
+                  and n not in {"advance_table", "select_for_update"}) == []
 
 
 # --- docs/RECORDS.md's console examples ------------------------------------------------------------
