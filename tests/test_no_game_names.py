@@ -31,6 +31,8 @@ PATTERNS = [
     ("finds a seat's team by parity", re.compile(r"\b(?:seat|s|index|idx)\s*(?:%\s*2|&\s*1)\b")),
     ("indexes a score by seat modulo", re.compile(r"%\s*len\(\s*scores\s*\)")),
     ("finds a partner by seat arithmetic", re.compile(r"\b(?:seat|team)\s*\+\s*2\b|\[\s*[st]\s*\+\s*2\s*\]")),
+    ("pairs a game name with a label", re.compile(rf"[(\[]\s*{QUOTED}\s*,")),
+    ("keys words by a game's name", re.compile(rf"""["']\w*_{GAME}["']""")),
     ("links to a game by name", re.compile(rf"""{{%\s*url\s+['"][\w-]+['"]\s+{QUOTED}""")),
     ("names a game as a keyword", re.compile(rf"(?:^\s*|[(,]\s*){GAME}\s*=(?!=)")),
     # The seat count standing in for the game: ask the engine (GameRules.one_on_one, partnerships).
@@ -139,6 +141,8 @@ OLD_LINES = [
     '{% if table.game == "spades" %}',
     'TITLES = dict(sixtysix={"en": "Sixty-six: the rules"}, hearts={"en": "Hearts: the rules"})',
     '    sixtysix={',
+    'GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]',
+    '  "goal_spades": "{% filter escapejs %}{% blocktrans %}First team to {n}{% endblocktrans %}{% endfilter %}",',
     "    <a href=\"{% url 'lobby' 'spades' %}\">{% trans \"Spades\" %}</a>",
     '    return labels(hearts=_("Hearts"), spades=_("Spades"))',
     '    return len(live.seats) > 2',
@@ -164,6 +168,8 @@ FINE_LINES = [
     '    state = replace(state, spades_broken=True, hearts_broken=False)',
     '    if len(spec) != rules.seats or spec.count("me") > 1:',
     '    seats = [None] * rules.seats',
+    '  "spades_broken": "{% filter escapejs %}{% trans "Spades are broken" %}{% endfilter %}",',
+    '  {% for g in goals %}  "goal_{{ g.name }}": "{{ g.goal|escapejs }}",{% endfor %}',
     '    if (n === 2) return rel === 0 ? "bottom" : "top";',
 ]
 
