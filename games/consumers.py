@@ -28,6 +28,7 @@ from moderation import mutes, services as moderation
 
 from . import broadcast, limits, loading, messages, presence, services, socket_guard, stages, wire
 from .hub import TableHub
+from .language import of_scope as _language     # one line: the socket path is being rewritten
 from .engine.core import GAME_NAMES
 from .models import Table
 from .errors import ServiceError
@@ -50,19 +51,6 @@ _db_pool = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name
 
 def in_thread(func):
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool)
-
-
-def _language(scope) -> str:
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    supported = {code for code, _name in settings.LANGUAGES}
-    if cookie in supported:
-        return cookie
-    for name, value in scope.get("headers", ()):
-        if name == b"accept-language":
-            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
-                if lang.split("-")[0] in supported:
-                    return lang.split("-")[0]
-    return settings.LANGUAGE_CODE
 
 
 class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):

@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import wire
+from . import language, wire
 from .errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -193,8 +193,7 @@ class SocketSlots:
         claims = _claims(scope) if scope["type"] == "websocket" else []
         if not claims:
             return await self.inner(scope, receive, send)
-        from .consumers import _language     # noqa: PLC0415  (consumers import this module)
-        with translation.override(_language(scope)):
+        with translation.override(language.of_scope(scope)):
             try:
                 taken, refusal = await asyncio.to_thread(_take_all, claims)
             except Exception:

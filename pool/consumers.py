@@ -18,7 +18,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import broadcast, wire
-from games.consumers import ThinConsumer, _language, in_thread
+from games import language
+from games.consumers import ThinConsumer, in_thread
 from games.errors import ServiceError
 from games.labels import bot_level_choices
 
@@ -35,7 +36,7 @@ class PoolConsumer(ThinConsumer):
 
     async def connect(self):
         self.user = self.scope.get("user")
-        self.language = _language(self.scope)
+        self.language = language.of_scope(self.scope)
         await self.channel_layer.group_add(services.COUNTS_GROUP, self.channel_name)
         if getattr(self.user, "is_authenticated", False):
             self.user_group = services.user_group(self.user.pk)
