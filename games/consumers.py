@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, presence, services, socket_guard, stages, wire
+from . import broadcast, limits, loading, messages, presence, services, shutdown, socket_guard, stages, wire
 from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
@@ -155,6 +155,7 @@ class TableConsumer(ThinConsumer):
             await socket_guard.refuse(self, *refusal)
             return
         await self.accept()
+        shutdown.track(self)            # closed with 1012 when this process stops (games/shutdown.py)
         await self._watch_mutes()       # before the snapshot: its chat and later lines agree
         await self._resync(kind="snapshot")
 
@@ -201,9 +202,10 @@ class TableConsumer(ThinConsumer):
                 self.group = None
             if self.placing is not None:
                 await asyncio.gather(self.placing, return_exceptions=True)   # a record being written is written first
-                await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
+                if not shutdown.keeps_records():        # a restart: kept for the reconnect (games/shutdown.py)
+                    await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
                 self.placing, self.placed = None, UNPLACED
-        if seat is not None:
+        if seat is not None and not shutdown.keeps_records():
             await broadcast.send(self.channel_layer, await in_thread(self._left)())
         self.forgotten = True
 
@@ -536,6 +538,7 @@ class LobbyConsumer(ThinConsumer):
         self.group = messages.lobby_group(self.game)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        shutdown.track(self)
         tables = await in_thread(messages.lobby_tables)(self.game)
         await self.send_json({"type": "tables", "tables": tables})
 

@@ -1,0 +1,143 @@
+"""Which web processes are alive, so that a dead one's sockets stop counting (presence that heals).
+
+Every table socket's record (``TableSocket``, games/presence.py) names the web process that holds it
+(``PROCESS``). Each web process keeps a heartbeat row (``WebProcess``) whose ``expires_at`` it pushes
+``PROCESS_EXPIRY_SECONDS`` ahead every ``PROCESS_HEARTBEAT_SECONDS``, from its event loop (a frozen
+loop stops beating too). Beat's ``sweep_sockets`` (games/tasks.py, every ``PRESENCE_SWEEP_SECONDS``)
+removes the records of processes whose row has expired (or that never beat at all), through
+``presence.remove``, so their players turn away and the leaver rules apply as if they had closed.
+
+After a kill -9, a player is away within expiry + one beat + one sweep: 15 + 5 + 5 = 25 s by
+default, plus the sweep's own run.
+
+A process that was frozen longer than its expiry may have been swept meanwhile: when its loop beats
+again it closes its sockets with the "reconnect" code (games/shutdown.py), so their clients come
+back and are counted again. The embedded mode runs one web process: on start-up it forgets every
+other process's records at once (``forget_others``): the previous run's.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from .models import TableSocket, WebProcess
+
+log = logging.getLogger(__name__)
+
+# This process's name in the records: host, pid and a random part (a pid is reused after a restart).
+PROCESS = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def beat(seconds: float | None = None) -> None:
+    """This process is alive for ``seconds`` more (PROCESS_EXPIRY_SECONDS)."""
+    if seconds is None:
+        seconds = settings.GAMES_PROCESS_EXPIRY_SECONDS
+    expires = timezone.now() + timedelta(seconds=seconds)
+    if not WebProcess.objects.filter(pk=PROCESS).update(expires_at=expires):
+        WebProcess.objects.update_or_create(pk=PROCESS, defaults={"expires_at": expires})
+
+
+def dead_sockets(now=None) -> list[tuple[int, str]]:
+    """(table, channel) of every socket record whose process is dead: its heartbeat expired, or it
+    never beat and the record is older than an expiry (a process killed before its first beat)."""
+    now = now or timezone.now()
+    rows = dict(WebProcess.objects.values_list("name", "expires_at"))
+    alive = [name for name, expires in rows.items() if expires > now]
+    expired = {name for name, expires in rows.items() if expires <= now}
+    old = now - timedelta(seconds=settings.GAMES_PROCESS_EXPIRY_SECONDS)
+    out = []
+    for table_id, channel, process, opened in (TableSocket.objects.exclude(process__in=alive)
+                                               .values_list("table_id", "channel", "process", "opened_at")):
+        if process in expired or opened < old:
+            out.append((table_id, channel))
+    return out
+
+
+def sweep() -> int:
+    """Remove the records of dead processes' sockets (their seats recounted, their players away),
+    then the heartbeat rows of dead processes that hold none any more. The number removed."""
+    from . import presence      # noqa: PLC0415  (presence imports services, which import much)
+
+    dead = dead_sockets()
+    for table_id, channel in dead:
+        presence.remove(table_id, channel)
+    if dead:
+        log.info("presence: removed %d sockets of web processes that stopped beating", len(dead))
+    holding = TableSocket.objects.values_list("process", flat=True).distinct()
+    WebProcess.objects.filter(expires_at__lte=timezone.now()).exclude(name__in=holding).delete()
+    return len(dead)
+
+
+def forget_others() -> int:
+    """Embedded mode, on start-up: this is the only web process, so every record of another (the
+    previous run's) is dead now. The number removed."""
+    from . import presence      # noqa: PLC0415
+
+    gone = list(TableSocket.objects.exclude(process=PROCESS).values_list("table_id", "channel"))
+    for table_id, channel in gone:
+        presence.remove(table_id, channel)
+    WebProcess.objects.exclude(name=PROCESS).delete()
+    return len(gone)
+
+
+def going_away(grace: float) -> None:
+    """This process stops: its records stay ``grace`` seconds (for its clients to reconnect
+    elsewhere), then the sweep removes them."""
+    beat(grace)
+
+
+class Heart:
+    """This process's beating task, on the server's loop (started with its first socket)."""
+
+    def __init__(self):
+        self.task: asyncio.Task | None = None
+        self.stopped = False
+        self.last: float | None = None      # monotonic time of the last beat that was written
+
+    def keep_beating(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.stopped:
+            return
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._beat_forever())
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.task is not None and not self.task.done() and self.task.get_loop() is asyncio.get_running_loop():
+            self.task.cancel()
+
+    async def _beat_forever(self) -> None:
+        from . import shutdown      # noqa: PLC0415  (shutdown imports this module)
+
+        while not self.stopped:
+            started = time.monotonic()
+            try:
+                await asyncio.to_thread(_beat_in_thread)
+            except Exception:
+                log.warning("presence: this process's heartbeat failed", exc_info=True)
+            else:
+                if self.last is not None and started - self.last > settings.GAMES_PROCESS_EXPIRY_SECONDS:
+                    # Silent for longer than its expiry (a frozen loop, a lost database): its
+                    # records may have been swept, so its sockets reconnect and are counted again.
+                    log.warning("presence: no heartbeat for %.0f s; closing this process's sockets so they "
+                                "reconnect", started - self.last)
+                    await shutdown.close_all()
+                self.last = time.monotonic()
+            await asyncio.sleep(settings.GAMES_PROCESS_HEARTBEAT_SECONDS)
+
+
+def _beat_in_thread() -> None:
+    close_old_connections()
+    beat()
+
+
+HEART = Heart()
