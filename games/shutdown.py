@@ -1,7 +1,8 @@
 """A web process told to stop (SIGTERM) loses nothing: its sockets are closed with "going away,
 reconnect" and their clients carry on at another process (docs/PROTOCOL.md, "Restarts").
 
-The table and lobby consumers register here when they open (``track``). The first socket also
+The table and lobby consumers register here when they open (``admit``; while the process stops, a
+new socket is closed with 1012 at once). The first socket also
 starts this process's heartbeat (games/liveness.py) and puts ``on_terminate`` in front of the
 server's own SIGTERM handler (uvicorn's and Daphne's: both use ``signal.signal``). On SIGTERM:
 
@@ -42,8 +43,18 @@ _previous = None
 _loop: asyncio.AbstractEventLoop | None = None     # the server's loop, where the sockets live
 
 
+async def admit(consumer) -> bool:
+    """A socket was accepted (its consumer's ``connect``, on the server's loop): tracked, or, while
+    this process stops, closed with 1012 at once (False), so its client goes to another process."""
+    if GOING_AWAY.is_set():
+        await consumer.close(code=RESTART)
+        return False
+    track(consumer)
+    return True
+
+
 def track(consumer) -> None:
-    """A socket opened (called from its consumer's ``connect``, on the server's loop)."""
+    """A socket opened: closed with the others when this process stops."""
     _consumers.add(consumer)
     if settings.GAMES_PROCESS_HEARTBEAT_SECONDS > 0:       # 0: neither (the test process's own sockets)
         liveness.HEART.keep_beating()
