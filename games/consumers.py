@@ -154,8 +154,6 @@ class TableConsumer(ThinConsumer):
             await socket_guard.refuse(self, *refusal)
             return
         await self.accept()
-        if not await shutdown.admit(self):      # closed with 1012 (reconnect) while this process stops
-            return
         await self._watch_mutes()       # before the snapshot: its chat and later lines agree
         await self._resync(kind="snapshot")
 
@@ -532,8 +530,6 @@ class LobbyConsumer(ThinConsumer):
         self.group = messages.lobby_group(self.game)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        if not await shutdown.admit(self):
-            return
         tables = await in_thread(messages.lobby_tables)(self.game)
         await self.send_json({"type": "tables", "tables": tables})
 

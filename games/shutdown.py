@@ -1,22 +1,23 @@
 """A web process told to stop (SIGTERM) loses nothing: its sockets are closed with "going away,
 reconnect" and their clients carry on at another process (docs/PROTOCOL.md, "Restarts").
 
-The table and lobby consumers register here when they open (``admit``; while the process stops, a
-new socket is closed with 1012 at once). The first socket also
-starts this process's heartbeat (games/liveness.py) and puts ``on_terminate`` in front of the
-server's own SIGTERM handler (uvicorn's and Daphne's: both use ``signal.signal``). On SIGTERM:
+Every websocket passes through ``serve`` (config/asgi.py), which keeps its ``send`` until it ends. The
+first also starts this process's heartbeat (games/liveness.py) and puts ``on_terminate`` in front
+of the server's own SIGTERM handler (uvicorn's and Daphne's: both use ``signal.signal``). On SIGTERM:
 
 1. ``GOING_AWAY`` is set: from now on a closing table socket keeps its presence record (and a
    player leaving a finished table does not cancel his rematch offer), so a player who reconnects
    elsewhere is never counted away;
 2. the heartbeat stops and the process's row is set to expire in ``RESTART_GRACE_SECONDS``: the
    socket sweep removes the records its clients did not take elsewhere by then;
-3. every tracked socket is closed with 1012 ("service restart"), which the client takes as
+3. every socket (table, lobby, tournament, bot API) is closed with 4503 ("going away, reconnect"), and
+   one that opens meanwhile at once; the client takes it as
    "reconnect now": it opens a new socket (the proxy sends it to a live process), reads a fresh
    snapshot and goes on from it. A move in flight was either committed (the snapshot shows it) or
    not (the client sends it again with the version it saw; a second copy is refused as ``stale``),
    so none is lost or applied twice;
-4. once its sockets are closed (or after ``DRAIN_SECONDS``) the server's own handler runs and the
+4. once its clients have answered the close (or after ``DRAIN_SECONDS``) the server's own handler
+   runs (Daphne's would otherwise drop the connections before the close frame left) and the
    server stops as it would have. A second SIGTERM meanwhile stops it at once.
 """
 from __future__ import annotations
@@ -25,7 +26,6 @@ import asyncio
 import logging
 import signal
 import threading
-import weakref
 
 from django.conf import settings
 
@@ -34,28 +34,61 @@ from . import liveness
 log = logging.getLogger(__name__)
 
 GOING_AWAY = threading.Event()
-RESTART = 1012          # "service restart" (RFC 6455 registry): the client reconnects at once
+# "Going away, reconnect": the client reconnects at once. Not 1001/1012, the registry's codes for it:
+# Daphne (autobahn) lets an application close only with 1000 or 3000-4999. Like the refusals'
+# 4403/4404/4429, it reads as HTTP's 503. uvicorn closes what is left at its own stop with 1012.
+RESTART = 4503
 DRAIN_SECONDS = 5.0     # at most this long for the closed sockets' consumers to finish
 
-_consumers: "weakref.WeakSet" = weakref.WeakSet()
+_sockets: dict[object, "_Socket"] = {}    # every websocket this process serves, until its app returns
 _installed = False
 _previous = None
 _loop: asyncio.AbstractEventLoop | None = None     # the server's loop, where the sockets live
 
 
-async def admit(consumer) -> bool:
-    """A socket was accepted (its consumer's ``connect``, on the server's loop): tracked, or, while
-    this process stops, closed with 1012 at once (False), so its client goes to another process."""
+class _Socket:
+    """One websocket's ASGI ``send``, which this module can close: after that nothing more of the
+    application's goes out (the server would refuse a frame after a close)."""
+
+    def __init__(self, send):
+        self.server_send = send
+        self.closed = False
+
+    async def send(self, message: dict) -> None:
+        if self.closed:
+            return
+        if message.get("type") == "websocket.close":
+            self.closed = True
+        await self.server_send(message)
+
+    async def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.server_send({"type": "websocket.close", "code": code})
+
+
+async def serve(app, scope, receive, send):
+    """Run ``app`` for one connection (config/asgi.py): a websocket is tracked until it ends, and
+    one that opens while this process stops is closed with 4503 at once, so its client goes to
+    another process."""
+    if scope["type"] != "websocket":
+        return await app(scope, receive, send)
     if GOING_AWAY.is_set():
-        await consumer.close(code=RESTART)
-        return False
-    track(consumer)
-    return True
+        message = await receive()
+        if message.get("type") == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": RESTART})
+        return None
+    _start()
+    key, sock = object(), _Socket(send)
+    _sockets[key] = sock
+    try:
+        return await app(scope, receive, sock.send)
+    finally:
+        _sockets.pop(key, None)
 
 
-def track(consumer) -> None:
-    """A socket opened: closed with the others when this process stops."""
-    _consumers.add(consumer)
+def _start() -> None:
     if settings.GAMES_PROCESS_HEARTBEAT_SECONDS > 0:       # 0: neither (the test process's own sockets)
         liveness.HEART.keep_beating()
         _install()
@@ -67,11 +100,11 @@ def keeps_records() -> bool:
 
 
 async def close_all(code: int = RESTART) -> None:
-    """Close every tracked socket with ``code`` (their clients reconnect)."""
-    for consumer in list(_consumers):
+    """Close every websocket of this process with ``code`` (their clients reconnect)."""
+    for sock in list(_sockets.values()):
         try:
-            await consumer.close(code=code)
-        except Exception:       # already closing, or its client gone
+            await sock.close(code)
+        except Exception:       # its client gone already
             log.debug("closing a socket failed", exc_info=True)
 
 
@@ -104,7 +137,7 @@ def on_terminate(signum, frame) -> None:
 
 
 async def _drain() -> None:
-    log.info("SIGTERM: closing %d sockets with %d (reconnect), then stopping", len(_consumers), RESTART)
+    log.info("SIGTERM: closing %d sockets with %d (reconnect), then stopping", len(_sockets), RESTART)
     liveness.HEART.stop()
     try:
         await asyncio.to_thread(_expire_soon)
@@ -114,7 +147,7 @@ async def _drain() -> None:
     await close_all(RESTART)
     loop = asyncio.get_running_loop()
     end = loop.time() + DRAIN_SECONDS
-    while any(not getattr(c, "forgotten", True) for c in list(_consumers)) and loop.time() < end:
+    while _sockets and loop.time() < end:      # each ends when its client answered the close
         await asyncio.sleep(0.05)
 
 

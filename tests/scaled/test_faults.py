@@ -267,7 +267,7 @@ class Socket:
             if stop.is_set():
                 return
             self.log.append(("closed", port, ws.close_code))
-            if ws.close_code == 1012:
+            if ws.close_code in (4503, 1012, 1001):
                 # "Going away, reconnect" (a process told to stop): elsewhere at once, as the proxy
                 # would send it (docs/PROTOCOL.md, "Restarts").
                 self.at = (self.at + 1) % len(self.ports)
