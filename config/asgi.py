@@ -9,13 +9,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from config.routing import application as _routed  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import broadcast  # noqa: E402
+from games import broadcast, shutdown  # noqa: E402
 
 
 async def application(scope, receive, send):
     # The embedded worker thread sends through this loop, home of the in-memory channel layer.
     broadcast.set_home_loop(asyncio.get_running_loop())
-    return await _routed(scope, receive, send)
+    # Sockets are closed with 4503 (reconnect) when the process is told to stop (games/shutdown.py).
+    return await shutdown.serve(_routed, scope, receive, send)
 
 
 if settings.EMBEDDED_WORKER:

@@ -236,7 +236,7 @@ GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 # are away at most expiry + sweep (+ one beat) after a kill -9 (games/liveness.py).
 GAMES_PROCESS_HEARTBEAT_SECONDS = env.float("PROCESS_HEARTBEAT_SECONDS", default=5.0)
 GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
-# A web process told to stop (SIGTERM) closes its sockets with 1012 and keeps their records this
+# A web process told to stop (SIGTERM) closes its sockets with 4503 (reconnect) and keeps their records this
 # long, so players who reconnect to another process meanwhile never turn away (games/shutdown.py).
 GAMES_RESTART_GRACE_SECONDS = env.float("RESTART_GRACE_SECONDS", default=10.0)
 # Threads per web process for socket work off the event loop (games/consumers.py). On PostgreSQL
