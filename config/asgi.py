@@ -25,6 +25,8 @@ if settings.EMBEDDED_WORKER:
     start_embedded_celery()
 
 # Full collections made the latency tail with thousands of sockets (docs/SCALING.md, "Lessons").
+# With these thresholds the older generations are almost never collected on their own: a full
+# collection runs every GC_FULL_SECONDS instead (games/collector.py: the soaks' memory creep).
 gc.set_threshold(50000, 20, 100)
 # What start-up built lives as long as the process: out of the collector's sight, a full
 # collection walks only what came after (81k objects instead of 190k at 200 tables: 65-108 ms

@@ -234,6 +234,8 @@ GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 # Each web process beats every PROCESS_HEARTBEAT_SECONDS; one silent for PROCESS_EXPIRY_SECONDS is
 # dead, and the next socket sweep (PRESENCE_SWEEP_SECONDS) removes its sockets' records: its players
 # are away at most expiry + sweep (+ one beat) after a kill -9 (games/liveness.py).
+# A full garbage collection this often in each web process (games/collector.py; 0: never).
+GC_FULL_SECONDS = env.float("GC_FULL_SECONDS", default=60.0)
 GAMES_PROCESS_HEARTBEAT_SECONDS = env.float("PROCESS_HEARTBEAT_SECONDS", default=5.0)
 GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
 # A web process told to stop (SIGTERM) closes its sockets with 4503 (reconnect) and keeps their records this

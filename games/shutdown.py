@@ -29,7 +29,7 @@ import threading
 
 from django.conf import settings
 
-from . import liveness
+from . import collector, liveness
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +89,11 @@ async def serve(app, scope, receive, send):
 
 
 def _start() -> None:
+    """What runs on the server's loop for the process's life, started with its first socket."""
     if settings.GAMES_PROCESS_HEARTBEAT_SECONDS > 0:       # 0: neither (the test process's own sockets)
         liveness.HEART.keep_beating()
         _install()
+        collector.COLLECTOR.keep_collecting()
 
 
 def keeps_records() -> bool:
