@@ -8,14 +8,15 @@ of the server's own SIGTERM handler (uvicorn's and Daphne's: both use ``signal.s
 1. ``GOING_AWAY`` is set: from now on a closing table socket keeps its presence record (and a
    player leaving a finished table does not cancel his rematch offer), so a player who reconnects
    elsewhere is never counted away;
-2. the heartbeat stops and the process's row is set to expire in ``RESTART_GRACE_SECONDS``: the
-   socket sweep removes the records its clients did not take elsewhere by then;
+2. the heartbeat stops;
 3. every socket (table, lobby, tournament, bot API) is closed with 4503 ("going away, reconnect"), and
    one that opens meanwhile at once; the client takes it as
    "reconnect now": it opens a new socket (the proxy sends it to a live process), reads a fresh
    snapshot and goes on from it. A move in flight was either committed (the snapshot shows it) or
    not (the client sends it again with the version it saw; a second copy is refused as ``stale``),
-   so none is lost or applied twice;
+   so none is lost or applied twice; then the process's heartbeat row is set to expire in
+   ``RESTART_GRACE_SECONDS``: the socket sweep removes the records its clients did not take
+   elsewhere by then;
 4. once its clients have answered the close (or after ``DRAIN_SECONDS``) the server's own handler
    runs (Daphne's would otherwise drop the connections before the close frame left) and the
    server stops as it would have. A second SIGTERM meanwhile stops it at once.
@@ -111,10 +112,9 @@ async def close_all(code: int = RESTART) -> None:
 
 
 def _install() -> None:
-    global _installed, _previous
+    global _installed, _previous, _loop
     if _installed or threading.current_thread() is not threading.main_thread():
         return
-    global _loop
     _loop = asyncio.get_running_loop()
     _previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, on_terminate)
@@ -141,12 +141,12 @@ def on_terminate(signum, frame) -> None:
 async def _drain() -> None:
     log.info("SIGTERM: closing %d sockets with %d (reconnect), then stopping", len(_sockets), RESTART)
     liveness.HEART.stop()
-    try:
-        await asyncio.to_thread(_expire_soon)
+    await close_all(RESTART)
+    try:        # bounded: a database that does not answer must not hold the stop up
+        await asyncio.wait_for(asyncio.to_thread(_expire_soon), DRAIN_SECONDS / 2)
     except Exception:
         log.warning("could not shorten this process's heartbeat; the sweep finds it when it expires",
                     exc_info=True)
-    await close_all(RESTART)
     loop = asyncio.get_running_loop()
     end = loop.time() + DRAIN_SECONDS
     while _sockets and loop.time() < end:      # each ends when its client answered the close
