@@ -11,8 +11,9 @@ After a kill -9, a player is away within expiry + one beat + one sweep: 15 + 5 +
 default, plus the sweep's own run.
 
 A process that was frozen longer than its expiry may have been swept meanwhile: when its loop beats
-again it closes its sockets with the "reconnect" code (games/shutdown.py), so their clients come
-back and are counted again. The embedded mode runs one web process: on start-up it forgets every
+again and finds its row expired and its records gone, it closes its sockets with the "reconnect"
+code (games/shutdown.py), so their clients come back and are counted again. (Silent because the
+database was down, it was swept by nobody: nothing happens.) The embedded mode runs one web process: on start-up it forgets every
 other process's records at once (``forget_others``): the previous run's.
 """
 from __future__ import annotations
@@ -37,13 +38,22 @@ log = logging.getLogger(__name__)
 PROCESS = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-def beat(seconds: float | None = None) -> None:
-    """This process is alive for ``seconds`` more (PROCESS_EXPIRY_SECONDS)."""
+def beat(seconds: float | None = None) -> bool:
+    """This process is alive for ``seconds`` more (PROCESS_EXPIRY_SECONDS). Whether it was still
+    alive before (False: its row had expired or was gone: it may have been swept)."""
     if seconds is None:
         seconds = settings.GAMES_PROCESS_EXPIRY_SECONDS
-    expires = timezone.now() + timedelta(seconds=seconds)
-    if not WebProcess.objects.filter(pk=PROCESS).update(expires_at=expires):
-        WebProcess.objects.update_or_create(pk=PROCESS, defaults={"expires_at": expires})
+    now = timezone.now()
+    expires = now + timedelta(seconds=seconds)
+    if WebProcess.objects.filter(pk=PROCESS, expires_at__gt=now).update(expires_at=expires):
+        return True
+    WebProcess.objects.update_or_create(pk=PROCESS, defaults={"expires_at": expires})
+    return False
+
+
+def swept() -> bool:
+    """Whether this process holds no socket record any more (the sweep took them)."""
+    return not TableSocket.objects.filter(process=PROCESS).exists()
 
 
 def dead_sockets(now=None) -> list[tuple[int, str]]:
@@ -119,25 +129,26 @@ class Heart:
         from . import shutdown      # noqa: PLC0415  (shutdown imports this module)
 
         while not self.stopped:
-            started = time.monotonic()
             try:
-                await asyncio.to_thread(_beat_in_thread)
+                was_alive, records_gone = await asyncio.to_thread(_beat_in_thread)
             except Exception:
                 log.warning("presence: this process's heartbeat failed", exc_info=True)
             else:
-                if self.last is not None and started - self.last > settings.GAMES_PROCESS_EXPIRY_SECONDS:
-                    # Silent for longer than its expiry (a frozen loop, a lost database): its
-                    # records may have been swept, so its sockets reconnect and are counted again.
-                    log.warning("presence: no heartbeat for %.0f s; closing this process's sockets so they "
-                                "reconnect", started - self.last)
+                if self.last is not None and not was_alive and records_gone and shutdown.has_sockets():
+                    # Taken for dead while silent (a frozen loop) and swept: its sockets reconnect
+                    # and are counted again. Silent without being swept (the database was down
+                    # too): nothing to do.
+                    log.warning("presence: this process was taken for dead and its sockets' records removed; "
+                                "closing its sockets so they reconnect")
                     await shutdown.close_all()
                 self.last = time.monotonic()
             await asyncio.sleep(settings.GAMES_PROCESS_HEARTBEAT_SECONDS)
 
 
-def _beat_in_thread() -> None:
+def _beat_in_thread() -> tuple[bool, bool]:
     close_old_connections()
-    beat()
+    was_alive = beat()
+    return was_alive, (not was_alive and swept())
 
 
 HEART = Heart()

@@ -97,6 +97,10 @@ def _start() -> None:
         collector.COLLECTOR.keep_collecting()
 
 
+def has_sockets() -> bool:
+    return bool(_sockets)
+
+
 def keeps_records() -> bool:
     """Whether a closing socket keeps its presence record: the process is going away."""
     return GOING_AWAY.is_set()

@@ -87,3 +87,15 @@ def test_the_embedded_mode_forgets_the_previous_runs_sockets_on_start_up(make_us
     assert Seat.objects.get(table=t, index=1).connections == 0
     assert Seat.objects.get(table=t, index=0).connections == 1
     assert not WebProcess.objects.filter(pk="previous-run").exists()
+
+
+def test_a_beat_says_whether_the_process_was_still_alive_and_whether_it_was_swept(make_user, task_queue):
+    assert liveness.beat() is False                 # its first beat
+    assert liveness.beat() is True
+    t = two_players(make_user)
+    liveness.going_away(-1)                         # silent past its expiry (the database down, say)
+    assert liveness.beat() is False and not liveness.swept()    # but nobody swept it: records kept
+    liveness.going_away(-1)
+    liveness.sweep()
+    assert liveness.beat() is False and liveness.swept()        # swept: its sockets must reconnect
+    assert TableSocket.objects.filter(table=t).count() == 0
