@@ -48,7 +48,3 @@ def test_it_dumps_the_live_database_and_a_fresh_one_restored_from_it_replays_and
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["matches"] == 1 and report["deals"] == made["deals"] == report["fair"], report
     assert report["failures"] == []
-    # The restored database is whole: its migrations are all applied.
-    check = subprocess.run([BIN / "python", "manage.py", "migrate", "--check"], cwd=ROOT, env=restored,
-                           capture_output=True, text=True)
-    assert check.returncode == 0, check.stdout + check.stderr
