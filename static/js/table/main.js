@@ -31,8 +31,8 @@ import { onHint } from "./prompts/hint.js";
 
 /* What tests and the page's other scripts may read; ``presenting()``: the middle of the table is
  * still showing a finished trick (held, or sweeping to its winner); the prompt and the playable
- * marks wait for it. */
-window.tableClient = { state: S, t: t, presenting: presenting };
+ * marks wait for it; ``fx``: motion and sound (fx.js). */
+window.tableClient = { state: S, t: t, presenting: presenting, fx: FX };
 
 function render() {
   app.classList.toggle("busy", S.busy);
