@@ -60,5 +60,6 @@ def test_the_hint_stays_away_until_the_server_allows_it_then_shows_its_answer(se
     answer.wait_for()
     assert "1.3" in answer.inner_text()
     assert page.locator(f"#hand button.card.hinted[data-card='{card}']").count() == 1
+    page.wait_for_function("() => document.getAnimations().length === 0")     # the deal's cards have landed
     page.screenshot(path=str(artifacts / "modules-hint.png"))
     assert not page.js_errors, page.js_errors
