@@ -378,5 +378,5 @@ CONTENT_SECURITY_POLICY = {
 if not DEBUG:
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "config.static_storage.StaticStorage"},
     }

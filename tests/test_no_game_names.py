@@ -60,7 +60,7 @@ def _sources() -> list[Path]:
     for top in PY_DIRS:
         files += [p for p in sorted((ROOT / top).rglob("*.py")) if not SKIP_PARTS & set(p.relative_to(ROOT).parts)
                   and not str(p.relative_to(ROOT)).startswith(SKIP_DIRS)]
-    files += [p for p in sorted((ROOT / "static" / "js").glob("*.js"))
+    files += [p for p in sorted((ROOT / "static" / "js").rglob("*.js"))
               if p.name not in JS_SKIP and not p.name.endswith(".min.js")]
     files += sorted((ROOT / "templates").rglob("*.html"))
     return files
@@ -106,10 +106,11 @@ def test_it_finds_no_game_name_deciding_a_rule_outside_the_engine():
 def test_it_looks_where_it_should():
     names = {str(p.relative_to(ROOT)) for p in _sources()}
     assert {"ratings/rating.py", "ratings/services.py", "tournaments/services.py", "tournaments/standings.py",
-            "games/messages.py", "static/js/table.js", "static/js/lobby.js", "static/js/replay.js",
+            "games/messages.py", "static/js/table/main.js", "static/js/table/prompts/index.js",
+            "static/js/lobby.js", "static/js/replay.js",
             "games/rules_views.py", "games/templatetags/game_labels.py", "games/management/commands/demo_data.py",
             "templates/base.html", "templates/games/_table_i18n.html"} <= names
-    for app in ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "config"):
+    for app in ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config"):
         assert any(n.startswith(app + "/") for n in names), app
     assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/cards.js" for n in names)
 
