@@ -47,10 +47,19 @@ export function connect() {
       render();
       return;
     }
-    scheduleReconnect();
+    if (GOING_AWAY.includes(ev.code)) {
+      // The server is restarting (docs/PROTOCOL.md "Restarts"): another process takes the socket
+      // at once; a little jitter so a whole process's sockets do not arrive in one instant.
+      setConn("lost");
+      setTimeout(connect, 100 + Math.random() * 400);
+    } else {
+      scheduleReconnect();
+    }
     render();
   };
 }
+
+const GOING_AWAY = [4503, 1012, 1001];
 
 /* An update older than what is shown (a snapshot overtook it) changes nothing. */
 function isStale(msg) {
