@@ -157,3 +157,30 @@ def test_the_arena_plays_a_level_as_it_was_at_a_commit():
     view = state.view(state.seats_to_act()[0])
     then = arena.choose_action("git:HEAD:basic", view, random.Random(2), None)
     assert then == bots.choose_action("basic", view, random.Random(2))
+
+
+def test_the_arena_searches_with_the_commits_own_modules():
+    import sys
+
+    from games.bots import arena
+
+    state = deal("spades", rng=random.Random(6), dealer=0)
+    view = state.view(state.to_act())
+    arena.choose_action("git:HEAD:medium", view, random.Random(2), None)
+    assert "bots_at_HEAD.strong" in sys.modules         # not today's games.bots.strong at old budgets
+
+
+
+def test_it_rewrites_the_docs_table_between_its_markers(tmp_path):
+    docs = tmp_path / "BOTS.md"
+    docs.write_text(f"before\n{ladder.START}\nold\n{ladder.END}\nafter\n")
+    step = dict(_step("medium", "basic", 0.7), pairs=100, ci95=[0.64, 0.76], margin_per_deal=2.5,
+                margin_ci95=1.0, p50_ms={"medium": 10}, p95_ms={"medium": 12}, mean_ms={"medium": 11})
+    stored = {"measured_on": "2026-11-27", "games": {"hearts": {
+        "steps": [step], "intervals": {"medium": [1600, 1700]}, "ratings": {"medium": 1650},
+        "merged": {}, "records": {"medium": {"against": "basic", "of_10": 7}}}}}
+    ladder.rewrite_docs(stored, docs)
+    text = docs.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert "| hearts | medium | basic | 100 | 0.700 (0.640-0.760) |" in text
+    assert "wins about 7 of 10 deals against basic |" in text
