@@ -20,7 +20,8 @@ interval mapped to log-odds, the steps' variances added from the anchor). A leve
 an interval that does not exclude an even score is **merged** into it in that game: the pickers
 do not offer it there (it still plays where it was chosen before). Every shown level's record
 against the one below ("wins about 7 of 10 deals against Basic") is what the pickers say.
-The result goes to ``levels.LADDER_FILE``; ``--dry-run`` only prints.
+The result goes to ``levels.LADDER_FILE`` (which the pickers read) and its table into docs/BOTS.md
+(between the ``ladder:`` markers); ``--dry-run`` only prints.
 """
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ from . import arena, levels
 SCALE = 400 / math.log(10)      # rating points per unit of log-odds
 PRIOR = 0.5                     # pseudo-wins and pseudo-losses per measured step
 RESULTS = Path("ladder-results.jsonl")
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
+START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"      # the part of DOCS this rewrites
 
 
 def couples(names=levels.NAMES) -> list[tuple[str, str]]:
@@ -203,6 +206,37 @@ def table(game: str, s: dict) -> str:
     return "\n".join(lines)
 
 
+def markdown(stored: dict) -> str:
+    """The ladder as docs/BOTS.md shows it: per game and step, the pairs, the score with its
+    interval, the margin, the rating with its interval, and what the pickers do with the level."""
+    lines = [f"Measured {stored.get('measured_on', '?')} by `python -m games.bots.ladder` "
+             "(duplicate deals; basic = 1500).", "",
+             "| game | level | against | deal pairs | score (95% CI) | margin per deal | rating (95% CI) "
+             "| ms per decision (wall, all its decisions) p50 / p95 / mean | pickers |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for game, s in stored.get("games", {}).items():
+        for st in s.get("steps", []):
+            a = st["a"]
+            lo, hi = s["intervals"].get(a, ["?", "?"])
+            shown = (f"merged into {s['merged'][a]}" if a in s.get("merged", {})
+                     else f"wins about {s['records'][a]['of_10']} of 10 deals against {st['b']}")
+            cost = (f"{st['p50_ms'][a]:.0f} / {st['p95_ms'][a]:.0f} / {st['mean_ms'][a]:.0f}"
+                    if "mean_ms" in st else "")
+            lines.append(f"| {game} | {a} | {st['b']} | {st['pairs']} | {st['score_a']:.3f} "
+                         f"({st['ci95'][0]:.3f}-{st['ci95'][1]:.3f}) | {st['margin_per_deal']:+.2f} "
+                         f"± {st['margin_ci95']:.2f} | {s['ratings'].get(a, '?')} ({lo}-{hi}) | {cost} | {shown} |")
+    return "\n".join(lines)
+
+
+def rewrite_docs(stored: dict, path: Path = DOCS) -> None:
+    text = path.read_text()
+    if START not in text or END not in text:
+        return
+    head, rest = text.split(START, 1)
+    _old, tail = rest.split(END, 1)
+    path.write_text(f"{head}{START}\n{markdown(stored)}\n{END}{tail}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m games.bots.ladder", description=__doc__.split("\n")[0])
     ap.add_argument("--games", nargs="+", default=["sixtysix", "hearts", "spades"])
@@ -233,7 +267,8 @@ def main(argv=None) -> int:
     stored["anchor"] = {"level": levels.ANCHOR[0], "rating": levels.ANCHOR[1]}
     if not args.dry_run:
         levels.LADDER_FILE.write_text(json.dumps(stored, indent=1) + "\n")
-        print(f"written to {levels.LADDER_FILE}")
+        rewrite_docs(stored)
+        print(f"written to {levels.LADDER_FILE} and {DOCS}")
     return 0
 
 
