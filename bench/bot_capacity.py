@@ -16,7 +16,9 @@ move every ``--pace`` seconds per table (the bots' share of the moves: bench/liv
 kind of decision (``play``, ``pass``, ``bid``; only decisions with two or more options, since a
 forced one costs nothing; every pass), beside the level's budget. A level may be ``git:REV:LEVEL`` (the arena's
 baseline: that level as it was at REV), and the levels play the same deals one after the other,
-deal by deal, so a before/after comparison shares the machine's load.
+deal by deal, so a before/after comparison shares the machine's load. ``--cpu-clock``: every level
+(a ``git:`` one too) reads its budget on its thread's CPU clock, so a busy machine measures what a
+core of its own would: the CPU a decision takes at its budget.
 """
 from __future__ import annotations
 
@@ -71,6 +73,28 @@ def timed_deal(game: str, level: str, number: int) -> list[tuple[str, float, flo
     return out
 
 
+def use_cpu_clock(level_names: list[str]) -> None:
+    """Budgets on the thread's CPU clock, today's levels (``base.clock``) and the ``git:`` ones
+    (their searches read ``time.perf_counter``: it is replaced in their modules only)."""
+    import importlib
+    import types
+
+    from games.bots import base, baseline
+
+    base.clock = time.thread_time
+    cpu_time = types.SimpleNamespace(perf_counter=time.thread_time)
+    for name in level_names:
+        if baseline.is_baseline(name):
+            package = baseline._package(name[len(baseline.PREFIX):].partition(":")[0])
+            for module in ("strong", "paired"):
+                try:
+                    found = importlib.import_module(f"{package}.{module}")
+                except ImportError:
+                    continue
+                if hasattr(found, "time"):
+                    found.time = cpu_time
+
+
 def by_kind(level_names: list[str], games: list[str], deals: int) -> None:
     print(f"{'level':22} {'game':9} {'kind':5} {'budget':>7} {'n':>5} {'CPU p50':>8} {'p95':>6} "
           f"{'mean':>6} {'max':>6} {'wall p95':>9} {'max':>6}  (ms)")
@@ -106,7 +130,10 @@ def main() -> int:
     ap.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--by-kind", action="store_true", help="time per decision per kind (see above)")
     ap.add_argument("--games", default=",".join(GAME_NAMES))
+    ap.add_argument("--cpu-clock", action="store_true", help="budgets on each bot's CPU clock (see above)")
     args = ap.parse_args()
+    if args.cpu_clock:
+        use_cpu_clock(args.levels.split(","))
     if args.by_kind:
         by_kind(args.levels.split(","), args.games.split(","), args.deals)
         return 0

@@ -39,6 +39,7 @@ from . import arena, levels
 
 SCALE = 400 / math.log(10)      # rating points per unit of log-odds
 PRIOR = 0.5                     # pseudo-wins and pseudo-losses per measured step
+MIN_PAIRS = 100                 # duplicate pairs before a step that did not separate is merged
 RESULTS = Path("ladder-results.jsonl")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"      # the part of DOCS this rewrites
@@ -55,7 +56,7 @@ def _play(task):
     times = {side: [round(1000 * t, 2) for t in r["times"][side]] for side in ("a", "b")}
     return {"game": cfg.game, "variant": cfg.variant, "a": cfg.a, "b": cfg.b, "seed": cfg.seed,
             "pair": pair, "a_first": a_first, "score": r["score"], "margins": r["margins"],
-            "times_ms": times}
+            "clock": "cpu" if cfg.cpu_clock else "wall", "times_ms": times}
 
 
 def load(path: Path) -> list[dict]:
@@ -70,14 +71,15 @@ def load(path: Path) -> list[dict]:
     return out
 
 
-def play(game: str, steps: list[tuple[str, str]], deals: int, jobs: int, seed: int, path: Path) -> None:
+def play(game: str, steps: list[tuple[str, str]], deals: int, jobs: int, seed: int, path: Path,
+         cpu_clock: bool = True) -> None:
     """Play what ``path`` still lacks of ``deals`` duplicate pairs per step, appending each deal."""
     variant = get_rules(game).variants[0]
     done = {(r["game"], r["a"], r["b"], r["seed"], r["pair"], r["a_first"]) for r in load(path)}
     tasks = []
     for pair in range(deals):          # pair by pair across the steps: a cut run has all of them
         for a, b in steps:
-            cfg = arena.Config(game, variant, a, b, None, seed, 1)
+            cfg = arena.Config(game, variant, a, b, None, seed, 1, cpu_clock)
             for a_first in (True, False):
                 if (game, a, b, seed, pair, a_first) not in done:
                     tasks.append((cfg, pair, a_first))
@@ -154,10 +156,11 @@ def fit(steps: list[dict], names: list[str], anchor: tuple[str, int]) -> tuple[d
     return ratings, intervals
 
 
-def climb(results: list[dict], names=levels.NAMES) -> tuple[list[dict], dict[str, str]]:
+def climb(results: list[dict], names=levels.NAMES, enough: int = MIN_PAIRS) -> tuple[list[dict], dict[str, str]]:
     """Up the ladder: each level against the highest level shown below it (its neighbour, or the
     level its neighbour was merged into, where that step was played; else its neighbour). A level
-    whose step is not separated is merged into that level. ``(steps used, merged)``."""
+    whose step is not separated after ``enough`` pairs is merged into that level; with fewer the
+    step is undecided (the level stays, with no record). ``(steps used, merged)``."""
     shown = [names[0]]
     used, merged_into = [], {}
     for below, level in zip(names, names[1:]):
@@ -165,7 +168,7 @@ def climb(results: list[dict], names=levels.NAMES) -> tuple[list[dict], dict[str
         if step is None:
             continue
         used.append(step)
-        if step["separated"]:
+        if step["separated"] or step["pairs"] < enough:
             shown.append(level)
         else:
             merged_into[level] = merged_into.get(step["b"], step["b"])
@@ -173,9 +176,10 @@ def climb(results: list[dict], names=levels.NAMES) -> tuple[list[dict], dict[str
 
 
 def records(steps: list[dict]) -> dict[str, dict]:
-    """Each level's deal record against the level below it: wins about ``of_10`` of 10 deals."""
+    """Each separated level's deal record against the level below it: wins about ``of_10`` of 10
+    deals (an undecided or merged step makes no claim)."""
     return {s["a"]: {"against": s["b"], "of_10": round(10 * s["score_a"]), "score": s["score_a"]}
-            for s in steps}
+            for s in steps if s["separated"]}
 
 
 def summary(game: str, results: list[dict]) -> dict | None:
@@ -183,11 +187,15 @@ def summary(game: str, results: list[dict]) -> dict | None:
     used, merged_into = climb(results, names)
     if not used:
         return None
-    ratings, intervals = fit(used, names, levels.ANCHOR)
+    fitted, intervals = fit(used, names, levels.ANCHOR)
+    # Shown: the bottom, the anchor and every separated level (no two shown levels share a number).
+    sure = {names[0], levels.ANCHOR[0]} | {s["a"] for s in used if s["separated"]}
+    ratings = {n: r for n, r in fitted.items() if n in sure}
     played = sorted({(r["a"], r["b"]) for r in results}, key=lambda ab: (names.index(ab[0]), names.index(ab[1])))
-    return {"variant": get_rules(game).variants[0],
+    clocks = sorted({r.get("clock", "wall") for r in results})
+    return {"variant": get_rules(game).variants[0], "clock": "+".join(clocks),
             "proxy": "duplicate deals: each deal played twice, the levels' seats swapped",
-            "ratings": ratings, "intervals": intervals, "merged": merged_into,
+            "ratings": ratings, "fitted": fitted, "intervals": intervals, "merged": merged_into,
             "records": records(used), "steps": used,
             "other_steps": [f for a, b in played if (f := step_figures(results, a, b)) is not None
                             and not any(u["a"] == a and u["b"] == b for u in used)]}
@@ -201,8 +209,8 @@ def table(game: str, s: dict) -> str:
         lo, hi = s["intervals"].get(a, [None, None])
         lines.append(f"{game}: {a + ' > ' + st['b']:16} {st['pairs']:5} {st['score_a']:6.3f} "
                      f"{st['ci95'][0]:6.3f}-{st['ci95'][1]:.3f} {st['margin_per_deal']:+7.2f}"
-                     f"±{st['margin_ci95']:<5.2f} {s['ratings'].get(a, '-'):>7} {lo}-{hi:<7} "
-                     f"{'merged into ' + s['merged'][a] if a in s['merged'] else 'yes'}")
+                     f"±{st['margin_ci95']:<5.2f} {s['fitted'].get(a, '-'):>7} {lo}-{hi:<7} "
+                     f"{'merged into ' + s['merged'][a] if a in s['merged'] else 'yes' if st['separated'] else 'undecided'}")
     return "\n".join(lines)
 
 
@@ -212,19 +220,20 @@ def markdown(stored: dict) -> str:
     lines = [f"Measured {stored.get('measured_on', '?')} by `python -m games.bots.ladder` "
              "(duplicate deals; basic = 1500).", "",
              "| game | level | against | deal pairs | score (95% CI) | margin per deal | rating (95% CI) "
-             "| ms per decision (wall, all its decisions) p50 / p95 / mean | pickers |",
+             "| ms per decision (its clock: cpu or wall) p50 / p95 / mean | pickers |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for game, s in stored.get("games", {}).items():
         for st in s.get("steps", []):
             a = st["a"]
             lo, hi = s["intervals"].get(a, ["?", "?"])
             shown = (f"merged into {s['merged'][a]}" if a in s.get("merged", {})
-                     else f"wins about {s['records'][a]['of_10']} of 10 deals against {st['b']}")
-            cost = (f"{st['p50_ms'][a]:.0f} / {st['p95_ms'][a]:.0f} / {st['mean_ms'][a]:.0f}"
+                     else f"wins about {s['records'][a]['of_10']} of 10 deals against {st['b']}"
+                     if a in s.get("records", {}) else "shown, no claim (undecided: too few pairs)")
+            cost = (f"{s.get('clock', 'wall')}: {st['p50_ms'][a]:.0f} / {st['p95_ms'][a]:.0f} / {st['mean_ms'][a]:.0f}"
                     if "mean_ms" in st else "")
             lines.append(f"| {game} | {a} | {st['b']} | {st['pairs']} | {st['score_a']:.3f} "
                          f"({st['ci95'][0]:.3f}-{st['ci95'][1]:.3f}) | {st['margin_per_deal']:+.2f} "
-                         f"± {st['margin_ci95']:.2f} | {s['ratings'].get(a, '?')} ({lo}-{hi}) | {cost} | {shown} |")
+                         f"± {st['margin_ci95']:.2f} | {s.get('fitted', s['ratings']).get(a, '?')} ({lo}-{hi}) | {cost} | {shown} |")
     return "\n".join(lines)
 
 
@@ -247,6 +256,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--results", type=Path, default=RESULTS, help="the deals played (JSON lines)")
     ap.add_argument("--fit-only", action="store_true", help="play nothing: fit the results file")
+    ap.add_argument("--wall-clock", action="store_true",
+                    help="budgets on the wall clock, as on the site (default: each bot's CPU clock, so a "
+                         "busy machine measures the levels as a quiet one plays them)")
     ap.add_argument("--dry-run", action="store_true", help="print, do not write the ladder file")
     args = ap.parse_args(argv)
     steps = couples()
@@ -257,7 +269,7 @@ def main(argv=None) -> int:
     stored["games"] = dict(stored.get("games", {}))
     for game in args.games:
         if not args.fit_only:
-            play(game, steps, args.deals, args.jobs, args.seed, args.results)
+            play(game, steps, args.deals, args.jobs, args.seed, args.results, not args.wall_clock)
         s = summary(game, [r for r in load(args.results) if r["game"] == game])
         if s is None:
             continue

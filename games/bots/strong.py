@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import math
 import random as _random
-import time
 
 from games.engine import cards as C
 from games.engine import hearts as H
 from games.engine import sixtysix as SS
 from games.engine import spades as SP
 
-from . import basic, hearts_search, spades_search, ss_solver
+from . import base, basic, hearts_search, spades_search, ss_solver
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
 from .sampling import sample, sixtysix_hands, sixtysix_knowledge
 
@@ -199,7 +198,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
     seat = view["seat"]
     from_view = FROM_VIEW[game]
     rollout = ROLLOUTS[game]
-    start = time.perf_counter()
+    start = base.clock()
     deadline = start + budget_ms / 1000.0
     cap = start + (cap_ms if cap_ms is not None else budget_ms) / 1000.0
     exact = _exact_hands(view) if game == "sixtysix" else None
@@ -233,7 +232,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
         seed = rng.getrandbits(32) if exact is None else 0
         row = []
         for k in alive:
-            if done and exact is None and iterations is None and time.perf_counter() >= cap:
+            if done and exact is None and iterations is None and base.clock() >= cap:
                 break       # out of time mid-draw: drop it, every option keeps the same draws
             s = state.clone()
             for m in options[k][1]:
@@ -253,7 +252,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             if len(alive) == 1:
                 break
         if iterations is None:
-            now = time.perf_counter()
+            now = base.clock()
             if now >= cap:
                 break
             if now >= deadline:

@@ -65,7 +65,8 @@ def test_the_ladder_measures_without_writing_on_a_dry_run(tmp_path):
     out = run("-m", "games.bots.ladder", "--games", "sixtysix", "--deals", "2", "--steps", "basic:random",
               "--jobs", "1", "--results", str(results), "--dry-run").stdout
     assert "sixtysix: basic > random       2" in out, out
-    assert len(results.read_text().splitlines()) == 4        # two deals, each played twice
+    deals = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(deals) == 4 and {d["clock"] for d in deals} == {"cpu"}    # two deals, each played twice
     assert (ROOT / "games" / "bots" / "ladder.json").read_text() == ladder
 
 

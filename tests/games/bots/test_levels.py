@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 
 import pytest
 
@@ -95,11 +96,15 @@ def test_it_merges_a_level_it_could_not_separate_and_measures_the_next_against_t
     results = (_pairs("basic", "random", [(1.0, 1.0)] * 10) + _pairs("medium", "basic", [(1.0, 0.0)] * 10)
                + _pairs("strong", "medium", [(1.0, 1.0)] * 10) + _pairs("strong", "basic", [(1.0, 0.5)] * 10)
                + _pairs("expert", "strong", [(1.0, 0.0), (0.0, 0.0), (1.0, 1.0)] * 4))
-    steps, merged = ladder.climb(results)
+    steps, merged = ladder.climb(results, enough=10)
     assert merged == {"medium": "basic", "expert": "strong"}
     assert [(s["a"], s["b"]) for s in steps] == [("basic", "random"), ("medium", "basic"),
                                                  ("strong", "basic"), ("expert", "strong")]
     assert ladder.records(steps)["strong"] == {"against": "basic", "of_10": 8, "score": 0.75}
+    assert "medium" not in ladder.records(steps)
+    # With fewer pairs than it takes to merge, a step that did not separate is undecided: kept.
+    steps, merged = ladder.climb(results, enough=100)
+    assert merged == {} and [(s["a"], s["b"]) for s in steps][2] == ("strong", "medium")
 
 
 def test_it_reads_the_stored_ratings(monkeypatch, tmp_path):
@@ -184,3 +189,19 @@ def test_it_rewrites_the_docs_table_between_its_markers(tmp_path):
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| hearts | medium | basic | 100 | 0.700 (0.640-0.760) |" in text
     assert "wins about 7 of 10 deals against basic |" in text
+
+
+def test_the_ladder_times_the_bots_on_their_cpu_clock_and_gives_the_clock_back():
+    from games.bots import arena, base
+
+    wall = base.clock
+    seen = []
+    cfg = arena.Config("sixtysix", "kurnik", "medium", "basic", None, 1, 1, cpu_clock=True)
+    original = arena.choose_action
+    try:
+        arena.choose_action = lambda *a: seen.append(base.clock) or original(*a)
+        arena.play_match(cfg, 0, True)
+    finally:
+        arena.choose_action = original
+    assert seen and set(seen) == {time.thread_time}
+    assert base.clock is wall
