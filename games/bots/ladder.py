@@ -16,10 +16,14 @@ Each deal's result is appended to ``--results`` (JSON lines) as it is played, so
 stops loses nothing and a second run only plays what is missing. From the results a Bradley-Terry
 fit along the ladder gives each level a rating on the scale of people's ratings (ratings/rating.py:
 400 points are about 10:1 odds), anchored at ``levels.ANCHOR``, with a 95% interval (each step's
-interval mapped to log-odds, the steps' variances added from the anchor). A level whose step over the one below has
-an interval that does not exclude an even score is **merged** into it in that game: the pickers
-do not offer it there (it still plays where it was chosen before). Every shown level's record
-against the one below ("wins about 7 of 10 deals against Basic") is what the pickers say.
+interval mapped to log-odds, the steps' variances added from the anchor). A step **separates**
+when its score's interval excludes an even score over at least ``MIN_CLAIM`` pairs: the level is
+shown with its rating and its record against the one below ("wins about 7 of 10 deals against
+basic"). One that has not separated after ``MIN_PAIRS`` pairs is **merged** into the level below
+in that game: the pickers do not offer it there (it still plays where it was chosen before).
+Short of that it is undecided: shown, with no rating and no claim. The bots' budgets run on their
+CPU clock (``base.clock``; ``--wall-clock`` for the site's): a busy machine measures the levels as
+a core of their own plays them.
 The result goes to ``levels.LADDER_FILE`` (which the pickers read) and its table into docs/BOTS.md
 (between the ``ladder:`` markers); ``--dry-run`` only prints.
 """
@@ -40,6 +44,7 @@ from . import arena, levels
 SCALE = 400 / math.log(10)      # rating points per unit of log-odds
 PRIOR = 0.5                     # pseudo-wins and pseudo-losses per measured step
 MIN_PAIRS = 100                 # duplicate pairs before a step that did not separate is merged
+MIN_CLAIM = 30                  # and before one separates (the normal interval needs that many)
 RESULTS = Path("ladder-results.jsonl")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"      # the part of DOCS this rewrites
@@ -119,7 +124,7 @@ def step_figures(results: list[dict], a: str, b: str) -> dict | None:
     times = {side: sorted(t for h in pairs for r in h for t in r["times_ms"][key])
              for side, key in ((a, "a"), (b, "b"))}
     return {"a": a, "b": b, "pairs": n, "deals": 2 * n, "score_a": round(mean, 4), "se": round(se, 4),
-            "ci95": [round(low, 3), round(high, 3)], "separated": low > 0.5,
+            "ci95": [round(low, 3), round(high, 3)], "separated": low > 0.5 and n >= MIN_CLAIM,
             "margin_per_deal": round(m_mean, 3), "margin_ci95": round(1.96 * m_se, 3),
             "p50_ms": {k: round(arena.percentile(v, 0.5), 1) for k, v in times.items()},
             "p95_ms": {k: round(arena.percentile(v, 0.95), 1) for k, v in times.items()},

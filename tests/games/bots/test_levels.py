@@ -93,10 +93,10 @@ def _pairs(a, b, scores):
 
 
 def test_it_merges_a_level_it_could_not_separate_and_measures_the_next_against_the_one_shown():
-    results = (_pairs("basic", "random", [(1.0, 1.0)] * 10) + _pairs("medium", "basic", [(1.0, 0.0)] * 10)
-               + _pairs("strong", "medium", [(1.0, 1.0)] * 10) + _pairs("strong", "basic", [(1.0, 0.5)] * 10)
-               + _pairs("expert", "strong", [(1.0, 0.0), (0.0, 0.0), (1.0, 1.0)] * 4))
-    steps, merged = ladder.climb(results, enough=10)
+    results = (_pairs("basic", "random", [(1.0, 1.0)] * 30) + _pairs("medium", "basic", [(1.0, 0.0)] * 30)
+               + _pairs("strong", "medium", [(1.0, 1.0)] * 30) + _pairs("strong", "basic", [(1.0, 0.5)] * 30)
+               + _pairs("expert", "strong", [(1.0, 0.0), (0.0, 0.0), (1.0, 1.0)] * 10))
+    steps, merged = ladder.climb(results, enough=30)
     assert merged == {"medium": "basic", "expert": "strong"}
     assert [(s["a"], s["b"]) for s in steps] == [("basic", "random"), ("medium", "basic"),
                                                  ("strong", "basic"), ("expert", "strong")]
