@@ -111,8 +111,8 @@ class Arena(Format):
         Entry.objects.filter(pk__in=here).update(free_since=now)
         Entry.objects.filter(pk__in=away).update(free_since=now, paused=True)
 
-    def final_ranks(self, t: Tournament, entries: list[Entry]) -> dict[int, int]:
-        return {r.id: r.rank for r in standings(t, entries)}
+    def standings(self, t: Tournament, entries: list[Entry]) -> list[arena.Row]:
+        return standings(t, entries)
 
     def _pair(self, t: Tournament, rnd: Round, games: list[Game], now: datetime) -> tuple[int, float | None]:
         """Seat the free players; returns (tables made, seconds until the waiting get bots)."""

@@ -5,7 +5,7 @@
   ``begin`` (entrants seeded, the tournament running: pair or plan the first games),
   ``advance`` (whatever is due: record, close, pair or plan what comes next, or ``finish``),
   ``after_result`` (in the transaction that stored a table's result);
-* the ranking: ``total_rounds``, ``final_ranks``;
+* the ranking: ``total_rounds``, ``standings`` (rows with ``id`` and ``rank``), ``final_ranks``;
 * the page: ``template`` (its partial, which extends tournaments/_live.html and owns the format's
   rules text), ``page_state`` (what it adds to the page's state), ``page_context`` (what its
   partial needs besides), ``games_shown``, and ``summary`` for the list of formats;
@@ -44,13 +44,13 @@ class Format:
     # Whether a table's end runs the next step at once, in the thread that finished the match
     # (a round closes with its last table); else the step is queued (an arena pairs there).
     step_right_after_a_match = True
-    # The seat counts (players per table of the game) the format can run.
-    seats = (2, 4)
+    # The seat counts (players per table of the game) the format can run (None: any).
+    seats: tuple[int, ...] | None = None
 
     # --- the admin's form ---
     def clean(self, data: dict, seats: int) -> list[tuple[str, str]]:
         """(field, reason) for each of the form's values this format cannot run with."""
-        if seats not in self.seats:
+        if self.seats is not None and seats not in self.seats:
             return [("format", _("Four-player games are played as Swiss tournaments."))]
         return []
 
@@ -78,8 +78,13 @@ class Format:
         """How many rounds it will have with ``entries`` entrants (None: it has no rounds)."""
         return None
 
-    def final_ranks(self, t: Tournament, entries: list[Entry]) -> dict[int, int]:
+    def standings(self, t: Tournament, entries: list[Entry]) -> list:
+        """The current order: rows with at least ``id`` (the entry) and ``rank``."""
         raise NotImplementedError
+
+    def final_ranks(self, t: Tournament, entries: list[Entry]) -> dict[int, int]:
+        """Entry id → final rank, when it is over: the standings unless the format says otherwise."""
+        return {r.id: r.rank for r in self.standings(t, entries)}
 
     # --- the page ---
     def page_state(self, t: Tournament, page: PageData) -> dict:

@@ -222,8 +222,8 @@ class Duplicate(RoundFormat):
     def round_closed(self, t: Tournament, rnd: Round) -> None:
         reveal(rnd)
 
-    def final_ranks(self, t: Tournament, entries: list[Entry]) -> dict[int, int]:
-        return {r.id: r.rank for r in standings(t, entries)}
+    def standings(self, t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
+        return standings(t, entries)
 
     def page_state(self, t: Tournament, page: PageData) -> dict:
         return page_state(t, page)

@@ -83,12 +83,13 @@ class RoundFormat(Format):
     def is_last_round(self, t: Tournament, number: int) -> bool:
         return number >= self.total_rounds(t, t.entries.filter(withdrawn=False).count())
 
-    def final_ranks(self, t: Tournament, entries: list[Entry]) -> dict[int, int]:
-        return {r.id: r.rank for r in results.standings_rows(t, entries)}
+    def standings(self, t: Tournament, entries: list[Entry]) -> list:
+        """Match points, Buchholz, game points (tournaments/standings.py)."""
+        return results.standings_rows(t, entries)
 
     def page_state(self, t: Tournament, page: PageData) -> dict:
         """The standings: match points, Buchholz, game points."""
-        rows = results.standings_rows(t, page.active) if page.started else []
+        rows = self.standings(t, page.active) if page.started else []
         ratings = {e.pk: e.seed_rating for e in page.active}
         final = page.final
         return {"standings": [

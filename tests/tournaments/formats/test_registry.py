@@ -19,7 +19,7 @@ from tournaments.models import Entry, Game, Round, Tournament
 from ..conftest import run_tournament
 
 ROOT = Path(__file__).resolve().parents[3]
-INTERFACE = ("begin", "advance", "final_ranks")
+INTERFACE = ("begin", "advance", "standings")
 
 
 @pytest.mark.parametrize("name", formats.NAMES)
