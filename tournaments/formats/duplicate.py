@@ -32,29 +32,21 @@ from .swiss import swiss_plan
 CARD_SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-def start_round(t: Tournament, number: int, now: datetime) -> Round:
-    """Commit to the round's seed, pair it and create its tables (the caller's transaction)."""
-    entries = results.active_entries(t)
+def create_round(t: Tournament, number: int, now: datetime) -> Round:
+    """The round, committed to its seed: drawn now, before any of its tables exists."""
     seed = fair.new_server_seed()
-    rnd = Round.objects.create(tournament=t, number=number, started_at=now,
-                               seed=seed.hex(), commitment=fair.commitment(seed))
-    label = fair.round_label(t.pk, number)
+    return Round.objects.create(tournament=t, number=number, started_at=now,
+                                seed=seed.hex(), commitment=fair.commitment(seed))
+
+
+def table_options(t: Tournament, rnd: Round, index: int) -> dict:
+    """The ``index``-th table of the round deals its boards from the round's seed (in Sixty-six
+    every second table with the other dealer), and is private while the round lasts: a spectator
+    could pass on a board another table has yet to play."""
     seats = steps.seats_of(t)
-    users = {e.pk: e.user for e in entries}
-    table_index = 0
-    for board, (players, bye) in enumerate(plan(t, entries), start=1):
-        if bye:
-            steps.create_bye(rnd, board, players)
-            continue
-        dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(seats, table_index))
-        table_index += 1
-        # Private while the round lasts: a spectator could pass on a board another table has yet to play.
-        steps.create_game(t, rnd, board, players, users, private=True,
-                              duplicate=fair_deals.duplicate_source(label, seed, dealers))
-    t.current_round = number
-    t.next_round_at = None
-    steps.bump(t)
-    return rnd
+    dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(seats, index))
+    source = fair_deals.duplicate_source(fair.round_label(t.pk, rnd.number), bytes.fromhex(rnd.seed), dealers)
+    return {"private": True, "duplicate": source}
 
 
 def plan(t: Tournament, entries: list[Entry]) -> Plan:
@@ -216,8 +208,11 @@ class Duplicate(RoundFormat):
     def plan(self, t: Tournament, number: int, entries: list[Entry]) -> Plan:
         return plan(t, entries)
 
-    def start_round(self, t: Tournament, number: int, now: datetime) -> Round:
-        return start_round(t, number, now)
+    def create_round(self, t: Tournament, number: int, now: datetime) -> Round:
+        return create_round(t, number, now)
+
+    def table_options(self, t: Tournament, rnd: Round, index: int) -> dict:
+        return table_options(t, rnd, index)
 
     def round_closed(self, t: Tournament, rnd: Round) -> None:
         reveal(rnd)

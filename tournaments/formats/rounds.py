@@ -27,17 +27,27 @@ class RoundFormat(Format):
         """Plan round ``number`` and create its tables, all in the caller's transaction."""
         entries = results.active_entries(t)
         plan = self.plan(t, number, entries)
-        rnd = Round.objects.create(tournament=t, number=number, started_at=now)
+        rnd = self.create_round(t, number, now)
         users = {e.pk: e.user for e in entries}
+        tables = 0
         for board, (players, bye) in enumerate(plan, start=1):
             if bye:
                 steps.create_bye(rnd, board, players)
             else:
-                steps.create_game(t, rnd, board, players, users)
+                steps.create_game(t, rnd, board, players, users, **self.table_options(t, rnd, tables))
+                tables += 1
         t.current_round = number
         t.next_round_at = None
         steps.bump(t)
         return rnd
+
+    def create_round(self, t: Tournament, number: int, now: datetime) -> Round:
+        return Round.objects.create(tournament=t, number=number, started_at=now)
+
+    def table_options(self, t: Tournament, rnd: Round, index: int) -> dict:
+        """What the round's ``index``-th table (byes not counted) is made with besides its players
+        (``steps.create_game``'s keywords)."""
+        return {}
 
     def round_closed(self, t: Tournament, rnd: Round) -> None:
         """Its last table has ended (in the step's transaction)."""
