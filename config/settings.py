@@ -284,6 +284,7 @@ RECORD_UPLOAD_BYTES = env.int("RECORD_UPLOAD_BYTES", default=256 * 1024)
 RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)
 # Chat per user: messages per period, and the same words not again within this many seconds.
 CHAT_RATE = _rate("CHAT_RATE", "5/10s")
+HINT_RATE = _rate("HINT_RATE", "20/10m")      # hints per user (games/hints.py)
 CHAT_REPEAT_SECONDS = env.int("CHAT_REPEAT_SECONDS", default=30)
 # Socket messages per connection: a bucket of SOCKET_BURST refilled at SOCKET_RATE a second; a
 # connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS is closed (4429).

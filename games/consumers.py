@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, presence, services, socket_guard, stages, wire
+from . import broadcast, hints, limits, loading, messages, presence, services, socket_guard, stages, thinking, wire
 from .hub import TableHub
 from .engine.core import GAME_NAMES
 from .models import Table
@@ -296,6 +296,9 @@ class TableConsumer(ThinConsumer):
         if isinstance(data, dict) and data.get("type") in self.MODERATION:
             await self._moderate(data)
             return
+        if isinstance(data, dict) and data.get("type") == "hint":
+            await self._hint()
+            return
         started = time.monotonic()
         timing = stages.Move() if stages.ENABLED else None
         sent, error = await _handle_in_thread(self, data, timing)
@@ -480,6 +483,41 @@ class TableConsumer(ThinConsumer):
         if self.user_group:         # a change of his mutes may have been lost too (moderation)
             self.muted = await in_thread(mutes.muted_ids)(self.user.pk)
         await self._resync()
+
+    # --- hints (games/hints.py) -------------------------------------------------------------------
+    hinting = False
+
+    async def _hint(self) -> None:
+        """Answer this socket alone with the strong bot's verdict on its seat's options. The hint is
+        taken (checked and counted) under the table's lock on a database thread; the search runs
+        after, on no database thread and with no lock (the bot processes, or the hint thread),
+        while this consumer awaits it; one hint at a time per socket."""
+        if self.hinting:
+            with translation.override(self.language):
+                await self.send_json(ServiceError("hint_busy", _("A hint is being worked out already."),
+                                                  self.version, category="rate_limited").as_json(self.version))
+            return
+        self.hinting = True
+        try:
+            taken, error = await in_thread(self._take_hint)()
+            if error is not None:
+                await self.send_json(error)
+                return
+            evaluations = await asyncio.wrap_future(
+                thinking.hint_search(taken["view"], taken["options"], hints.BUDGET_MS))
+            await self.send_json(hints.answer(taken["version"], evaluations))
+        finally:
+            self.hinting = False
+
+    def _take_hint(self) -> tuple[dict | None, dict | None]:
+        with translation.override(self.language):
+            try:
+                return services.take_hint(self.table_id, self.user), None
+            except ServiceError as err:
+                return None, self._error(err)
+            except (OperationalError, InterfaceError):
+                log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
+                return None, self._unavailable()
 
     # --- mutes and reports (moderation/) ----------------------------------------------------------
     # A muted player's chat never reaches the muter's sockets: each socket of a user keeps the set

@@ -254,7 +254,7 @@ def _create_game(t: Tournament, rnd: Round, board: int, players: list, users: di
         owner, t.game, t.variant or None, rated=t.rated and not has_bot,
         bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=private,
         seats=[users[p] if p is not None else _bot_level(t) for p in players], start=True,
-        duplicate=duplicate)
+        duplicate=duplicate, tournament=True)
     return Game.objects.create(round=rnd, board=board, table=table, players=players)
 
 
