@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "ratings",
     "moderation",           # mutes and reports
     "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
+    "puzzles",              # positions of finished deals to solve (docs/PUZZLES.md)
     "botapi",               # bot accounts' API: tokens on sockets, challenges (docs/BOTS.md)
 ]
 
@@ -203,7 +204,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
 # worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
-CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"}}
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"},
+                      "puzzles.tasks.extract_match": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE["analysis-lost"] = {"task": "analysis.tasks.sweep", "schedule": 60.0}
 # Draws per analysed decision (0: per game, games/bots/analyse.py ITERATIONS).
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=0)

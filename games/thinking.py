@@ -138,6 +138,14 @@ def _evaluate(view: dict, rng, iterations: int, actions: list[dict]) -> tuple[li
     return evaluations, time.thread_time() - started
 
 
+# --- other pure searches -----------------------------------------------------------------------------
+def offload(func: Callable, *args):
+    """``func(*args)`` (a module-level function of the bots, no Django) in the pool when it is on,
+    else here; the caller waits. The puzzles' solver runs so (puzzles/services.py)."""
+    pool = _pool()
+    return func(*args) if pool is None else pool.submit(func, *args).result()
+
+
 # --- hints (games/hints.py) ------------------------------------------------------------------------
 # Without the bot processes (a scaled site's web process) a hint's search runs on this one thread,
 # never on the event loop nor on the database threads: one hint at a time per process.
