@@ -79,6 +79,18 @@
         cards.appendChild(card);
       });
       box.appendChild(cards);
+      if (seat === data.seat && myTurn) {
+        // A Sixty-six claim is a play too (the solver judges it like a card).
+        (board.legal || []).filter(function (a) { return a.type === "declare"; }).forEach(function (a) {
+          var claim = el("button", "btn small", T.claim);
+          claim.type = "button";
+          claim.setAttribute("data-action", "claim");
+          claim.addEventListener("click", function () {
+            if (!busy) post("/puzzles/" + data.id + "/play/", { action: a });
+          });
+          box.appendChild(claim);
+        });
+      }
     });
   }
 
@@ -104,7 +116,7 @@
     after.hidden = !over;
     if (!over) return;
     var line = (attempt.solution || []).map(function (a) {
-      return nameOf(a.seat) + " " + (a.card ? cardText(a.card) : a.type);
+      return nameOf(a.seat) + " " + (a.card ? cardText(a.card) : a.type === "declare" ? T.claim : a.type);
     });
     document.getElementById("puzzle-solution").textContent = T.answer + " " + line.join(", ");
     var rating = document.getElementById("puzzle-rating");
