@@ -64,7 +64,9 @@
       var head = el("div", "replay-name");
       head.appendChild(el("strong", null, nameOf(seat)));
       box.appendChild(head);
-      box.appendChild(el("div", "replay-line muted", seatLine(seat, v)));
+      var line = seatLine(seat, v);
+      if (board.card_points) line = (line ? line + " · " : "") + T.points + ": " + board.card_points[seat];
+      box.appendChild(el("div", "replay-line muted", line));
       var cards = el("div", "replay-hand");
       cards.setAttribute("data-hand", seat);
       C.sortHand(hand || [], data.game).forEach(function (code) {
