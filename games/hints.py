@@ -45,7 +45,10 @@ def table_refusal(live: Live, seat: int | None) -> ServiceError | None:
     if t.tournament_table or t.duplicate:
         return ServiceError(TOURNAMENT, _("No hints in a tournament."), t.version, category="forbidden")
     for s in live.seats:
-        if s.index != seat and not (s.is_bot and not (s.user_id and s.user.is_bot_account)):
+        # A house bot's seat only: not a person's, not a bot account's, nor a person's a bot took
+        # over (the match was a people's match).
+        house_bot = s.user_id is not None and s.user.is_bot and not s.user.is_bot_account
+        if s.index != seat and not house_bot:
             return ServiceError(PEOPLE, _("Hints are only for tables against the house bots: another "
                                           "seat here is a person."), t.version, category="forbidden")
     return None

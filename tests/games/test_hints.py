@@ -148,3 +148,34 @@ async def test_a_socket_is_refused_a_hint_at_a_rated_table_with_a_reason(make_us
     refused = await player.request({"type": "hint"})
     assert refused["type"] == "error" and refused["code"] == hints.RATED and refused["reason"]
     await player.comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_it_refuses_hints_where_a_bot_took_over_a_persons_seat(make_user):
+    ala, bob = make_user("ala"), make_user("bob")
+    table = services.create_table(ala, "hearts", seats=["me", bob, "random", "random"])
+    Seat.objects.filter(table=table, index=1).update(replaced_by_bot="random")
+    loading.forget(table.pk)
+    with pytest.raises(ServiceError) as refused:
+        services.take_hint(table.pk, ala)
+    assert refused.value.code == hints.PEOPLE
+
+
+@pytest.mark.django_db
+def test_the_hint_search_runs_in_the_bot_processes_when_there_are_some(make_user, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from games import thinking
+    ala = make_user("ala")
+    taken = services.take_hint(hearts_against_bots(ala).pk, ala)
+    pool = ThreadPoolExecutor(max_workers=1)      # stands in for the process pool
+    submitted = []
+    real_submit = pool.submit
+    monkeypatch.setattr(pool, "submit", lambda fn, *a: submitted.append(fn) or real_submit(fn, *a))
+    monkeypatch.setattr(thinking, "_pool", lambda: pool)
+    evaluations = thinking.hint_search(taken["view"], taken["options"], 20).result()
+    assert submitted == [thinking._hint]
+    assert [e["action"] for e in evaluations] == taken["options"]
+    answer = hints.answer(taken["version"], evaluations)
+    assert answer["options"][0]["margin"] == 0 and len(answer["options"]) == len(taken["options"])
+    pool.shutdown()
