@@ -278,6 +278,8 @@ def take_hint(table_id: int, user) -> dict:
         refusal = hints.table_refusal(live, seat)
         if refusal is not None:
             raise refusal
+        if user.is_bot_account:     # a program plays the seat: the house bot does not play it for him
+            raise ServiceError("bot_account", _("A bot account gets no hints."), t.version, category="forbidden")
         if t.status != Status.PLAYING or live.state is None or seat not in live.state.seats_to_act():
             raise ServiceError(hints.NOT_YOUR_TURN, _("A hint is for your own turn."), t.version)
         view = live.state.view(seat)

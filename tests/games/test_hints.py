@@ -179,3 +179,12 @@ def test_the_hint_search_runs_in_the_bot_processes_when_there_are_some(make_user
     answer = hints.answer(taken["version"], evaluations)
     assert answer["options"][0]["margin"] == 0 and len(answer["options"]) == len(taken["options"])
     pool.shutdown()
+
+
+@pytest.mark.django_db
+def test_a_bot_account_gets_no_hints(make_user):
+    program = make_user("prog", is_bot_account=True)
+    table = hearts_against_bots(program, bots_allowed=True)
+    with pytest.raises(ServiceError) as refused:
+        services.take_hint(table.pk, program)
+    assert refused.value.code == "bot_account"
