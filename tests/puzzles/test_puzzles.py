@@ -175,3 +175,17 @@ def test_demo_data_makes_puzzles_of_every_game_once(db):
     for p in Puzzle.objects.all():          # each from a stored deal that replays
         assert services.source_of(p) is not None
         assert Client().get(services.source_of(p)["url"]).status_code == 200
+
+
+def test_a_stored_analysis_takes_the_matchs_puzzles(settings, monkeypatch, db):
+    from analysis import services as analysis
+    from analysis.models import Analysis
+    from tests.analysis.records import NIL_COVER, make_finished_match
+    settings.ANALYSIS_ITERATIONS = 8
+    ran = []
+    monkeypatch.setattr(tasks, "_enqueue", lambda match_id: ran.append(tasks.extract_match(match_id)))
+    match = make_finished_match([NIL_COVER], {0: "ala"})
+    Analysis.objects.create(match=match)
+    assert analysis.run(match.pk) is True
+    assert len(ran) == 1 and ran[0] == Puzzle.objects.filter(match=match).count()
+    assert analysis.run(match.pk) is False and len(ran) == 1      # once
