@@ -26,7 +26,8 @@
     var pos = posOf(seat);
     if (pos === "bottom") return T.you;
     if (data.seats === 2) return T.opponent;
-    return pos === "top" ? T.partner : T[pos];
+    if (pos === "top") return data.game === "spades" ? T.partner : T.across;    // hearts: no partners
+    return T[pos];
   }
   function csrf() {
     var input = document.querySelector("[name=csrfmiddlewaretoken]");

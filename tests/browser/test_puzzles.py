@@ -62,3 +62,26 @@ def test_a_puzzle_solved_on_a_desktop_and_one_failed_on_a_phone(server, new_page
     phone.locator('.replay-seat[data-pos=bottom] button.card[data-card="TD"]').click()
     phone.locator("#puzzle[data-status=solved]").wait_for()
     assert "Not rated" in phone.locator("#puzzle-rating").inner_text()
+
+
+DEMO = """
+from puzzles import demo
+from puzzles.models import Puzzle
+demo.ensure(per_game=1)
+print(Puzzle.objects.filter(game="hearts").first().pk)
+"""
+
+
+def test_a_hearts_puzzle_shows_four_open_hands_on_a_phone(server, new_page, artifacts, axe_source):  # noqa: F811
+    puzzle_id = int(server.shell(DEMO))
+    phone = new_page(390, 844)
+    register(phone, server, "ph")
+    phone.goto(f"{server.url}/puzzles/{puzzle_id}/")
+    phone.locator("#puzzle[data-status=new]").wait_for()
+    for pos in ("bottom", "left", "top", "right"):
+        assert phone.locator(f".replay-seat[data-pos={pos}] .card").count() >= 1
+    assert phone.locator(".replay-seat[data-pos=bottom] button.card").count() >= 2
+    assert phone.locator(".replay-seat[data-pos=top] .replay-name").inner_text() == "Across"   # no partners
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(artifacts / "puzzle-phone-hearts.png"), full_page=True)
+    assert_accessible(phone, axe_source, "a hearts puzzle on a phone")
