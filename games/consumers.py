@@ -297,7 +297,9 @@ class TableConsumer(ThinConsumer):
             await self._moderate(data)
             return
         if isinstance(data, dict) and data.get("type") == "hint":
-            await self._hint()
+            # A task of its own: the socket's next messages (the player's play) need not wait
+            # for the search.
+            asyncio.ensure_future(self._hint())
             return
         started = time.monotonic()
         timing = stages.Move() if stages.ENABLED else None
@@ -505,7 +507,12 @@ class TableConsumer(ThinConsumer):
                 return
             evaluations = await asyncio.wrap_future(
                 thinking.hint_search(taken["view"], taken["options"], hints.BUDGET_MS))
-            await self.send_json(hints.answer(taken["version"], evaluations))
+            if not self.closed:
+                await self.send_json(hints.answer(taken["version"], evaluations))
+        except CLIENT_GONE:
+            pass
+        except Exception:       # a failed search must not end the socket; the player may ask again
+            log.exception("table %s: a hint failed", self.table_id)
         finally:
             self.hinting = False
 

@@ -188,3 +188,25 @@ def test_a_bot_account_gets_no_hints(make_user):
     with pytest.raises(ServiceError) as refused:
         services.take_hint(table.pk, program)
     assert refused.value.code == "bot_account"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_second_hint_while_one_is_worked_out_is_refused(make_user, monkeypatch):
+    from concurrent.futures import Future
+
+    from games import thinking
+    pending = Future()
+    monkeypatch.setattr(thinking, "hint_search", lambda view, options, budget: pending)
+    ala = await db(make_user)("ala")
+    table = await db(hearts_against_bots)(ala)
+    player, _ = await connect(table.pk, ala)
+    await player.send({"type": "hint"})
+    while not await db(lambda: Seat.objects.get(table=table, index=0).hints_used)():
+        await player.comm.receive_nothing(timeout=0.02)
+    busy = await player.request({"type": "hint"})
+    assert busy["type"] == "error" and busy["code"] == "hint_busy" and busy["reason"]
+    pending.set_result([{"action": {"seat": 0, "type": "pass", "cards": ["2C", "3C", "4C"]}, "mean": 1.0, "samples": 1}])
+    answer = await player.recv(timeout=10)
+    assert answer["type"] == "hint" and answer["options"][0]["margin"] == 0
+    await player.comm.disconnect()
