@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import bot_user
 from games import bots
-from games.engine.core import Match as EngineMatch, get_rules
+from games.engine.core import GAME_NAMES, Match as EngineMatch, get_rules
 from games.models import Deal, Match, Seat, Table
 
 from . import services
@@ -59,7 +59,7 @@ def store_match(game: str, match: EngineMatch, records: list[dict]) -> Match:
 def ensure(per_game: int = 2) -> int:
     """At least ``per_game`` puzzles of each game (idempotent: a game that has them gets none)."""
     made = 0
-    for game in ("sixtysix", "hearts", "spades"):
+    for game in GAME_NAMES:
         seed = 0
         while Puzzle.objects.filter(game=game).count() < per_game and seed < MAX_MATCHES:
             match, records = play_match(game, seed)

@@ -94,8 +94,7 @@ def board(puzzle: Puzzle, moves: list[dict], playing: bool) -> dict:
     mine = playing and not state.is_over() and state.to_act() == puzzle.seat
     frame["to_act"] = state.to_act()
     frame["legal"] = state.legal_actions(puzzle.seat) if mine else []
-    if puzzle.game == "sixtysix":       # the card points taken (and announced) so far decide the deal
-        frame["card_points"] = [state.points(s) for s in range(2)]
+    frame.update(solver.shown(state))
     return frame
 
 

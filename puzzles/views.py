@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.engine.core import get_rules
 from games.errors import ServiceError
 from games.labels import GAME_LABELS
 
@@ -41,6 +42,7 @@ def puzzle(request, puzzle_id):
         "status": "new", "board": services.board(p, [], True), "moves": []}
     boot = {"id": p.pk, "game": p.game, "variant": p.variant, "seat": p.seat,
             "seats": len(p.record.get("hands") or []), "rating": p.rating,
+            "teams": get_rules(p.game).teams(p.variant),      # who is whose partner (the engine says)
             "can_play": request.user.is_authenticated, "rates": services.rates(request.user),
             "attempt": state}
     return render(request, "puzzles/puzzle.html", {

@@ -35,7 +35,7 @@ JS_PATTERNS = [
     ("keys a table by game name", re.compile(rf"[{{,]\s*{GAME}\s*:")),
 ]
 
-PY_DIRS = ("ratings", "tournaments")
+PY_DIRS = ("ratings", "tournaments", "puzzles")
 SKIP_PARTS = {"migrations", "management", "engine", "bots", "__pycache__"}
 JS_SKIP = {"cards.js", "verify.js"}
 

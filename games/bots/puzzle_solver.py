@@ -196,6 +196,14 @@ def find(record: dict, seats=None, limit: int = 1) -> list[dict]:
     return found
 
 
+def shown(state: State) -> dict:
+    """What a puzzle's board shows beside the public view and the hands: in Sixty-six each seat's
+    card points so far (they decide the deal, and the public view does not sum them)."""
+    if state.game == "sixtysix":
+        return {"card_points": [state.points(s) for s in range(2)]}
+    return {}
+
+
 def position(record: dict, step: int) -> State:
     """The state before action ``step`` of ``record``."""
     return state_of(dict(record, actions=record.get("actions", [])[:step]))

@@ -2,7 +2,7 @@
  * its cards posts the play; the server's engine checks it (an illegal card is refused with the
  * rules' reason), its solver judges it and answers for the other seats, and the board it sends
  * back is drawn. This script knows no rules. Data: #puzzle-data {id, game, seat, seats, can_play,
- * rates, attempt: {status, board: {view, hands, to_act, legal}, solution?, source?, rating?}};
+ * rates, teams, attempt: {status, board: {view, hands, to_act, legal}, solution?, source?, rating?}};
  * strings: #puzzle-i18n. */
 (function () {
   "use strict";
@@ -26,8 +26,13 @@
     var pos = posOf(seat);
     if (pos === "bottom") return T.you;
     if (data.seats === 2) return T.opponent;
-    if (pos === "top") return data.game === "spades" ? T.partner : T.across;    // hearts: no partners
-    return T[pos];
+    if (partners(seat)) return T.partner;
+    return pos === "top" ? T.across : T[pos];
+  }
+  function partners(seat) {       // the engine's teams (data.teams): one team holds both seats
+    return (data.teams || []).some(function (team) {
+      return team.length > 1 && team.indexOf(seat) >= 0 && team.indexOf(data.seat) >= 0;
+    });
   }
   function csrf() {
     var input = document.querySelector("[name=csrfmiddlewaretoken]");
