@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 
 from moderation import mutes, services as moderation
 
-from . import broadcast, limits, loading, messages, outages, presence, services, shutdown, socket_guard, stages, wire
+from . import (broadcast, hints, limits, loading, messages, outages, presence, services, shutdown, socket_guard,
+               stages, thinking, wire)
 from .hub import TableHub
 from .language import of_scope as _language     # one line: the socket path is being rewritten
 from .engine.core import GAME_NAMES
@@ -284,6 +285,11 @@ class TableConsumer(ThinConsumer):
         if isinstance(data, dict) and data.get("type") in self.MODERATION:
             await self._moderate(data)
             return
+        if isinstance(data, dict) and data.get("type") == "hint":
+            # A task of its own: the socket's next messages (the player's play) need not wait
+            # for the search.
+            asyncio.ensure_future(self._hint())
+            return
         started = time.monotonic()
         timing = stages.Move() if stages.ENABLED else None
         sent, error = await _handle_in_thread(self, data, timing)
@@ -462,6 +468,46 @@ class TableConsumer(ThinConsumer):
         if self.user_group:         # a change of his mutes may have been lost too (moderation)
             self.muted = await in_thread(mutes.muted_ids)(self.user.pk)
         await self._resync()
+
+    # --- hints (games/hints.py) -------------------------------------------------------------------
+    hinting = False
+
+    async def _hint(self) -> None:
+        """Answer this socket alone with the strong bot's verdict on its seat's options. The hint is
+        taken (checked and counted) under the table's lock on a database thread; the search runs
+        after, on no database thread and with no lock (the bot processes, or the hint thread),
+        while this consumer awaits it; one hint at a time per socket."""
+        if self.hinting:
+            with translation.override(self.language):
+                await self.send_json(ServiceError("hint_busy", _("A hint is being worked out already."),
+                                                  self.version, category="rate_limited").as_json(self.version))
+            return
+        self.hinting = True
+        try:
+            taken, error = await in_thread(self._take_hint)()
+            if error is not None:
+                await self.send_json(error)
+                return
+            evaluations = await asyncio.wrap_future(
+                thinking.hint_search(taken["view"], taken["options"], hints.BUDGET_MS))
+            if not self.closed:
+                await self.send_json(hints.answer(taken["version"], evaluations))
+        except CLIENT_GONE:
+            pass
+        except Exception:       # a failed search must not end the socket; the player may ask again
+            log.exception("table %s: a hint failed", self.table_id)
+        finally:
+            self.hinting = False
+
+    def _take_hint(self) -> tuple[dict | None, dict | None]:
+        with translation.override(self.language):
+            try:
+                return services.take_hint(self.table_id, self.user), None
+            except ServiceError as err:
+                return None, self._error(err)
+            except (OperationalError, InterfaceError):
+                log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
+                return None, self._unavailable()
 
     # --- mutes and reports (moderation/) ----------------------------------------------------------
     # A muted player's chat never reaches the muter's sockets: each socket of a user keeps the set
