@@ -1,8 +1,11 @@
 """The table client as ES modules (static/js/table/): each game's table loads, asks its first
-decision by the view's description and plays it, on a desktop and a phone, with no console error."""
+decision by the view's description and plays it, on a desktop and a phone, with no console error;
+the hint button asks the server at a table against a bot, and is not offered at a table of people."""
+import re
+
 import pytest
 
-from .test_tables import create_table, register, step, wait_my_turn
+from .test_tables import create_table, register, step, wait_my_turn, wait_playing
 
 pytestmark = pytest.mark.browser
 
@@ -37,29 +40,43 @@ def test_it_loads_each_games_table_as_modules_with_no_console_error(server, new_
     assert not console, console
 
 
-# The server's hint answer is another helper's work: here the page is handed the messages the
-# protocol describes, through its own socket handler, as if the server had sent them.
-DELIVER = "msg => window.tableClient.state.ws.onmessage({data: JSON.stringify(msg)})"
-
-
-def test_the_hint_stays_away_until_the_server_allows_it_then_shows_its_answer(server, new_page, artifacts):
+def test_a_hint_at_a_table_against_a_bot_names_a_legal_play_and_is_counted(server, new_page, artifacts):
+    """The server allows hints here (unrated, against a bot): the button asks, the strong bot's
+    choice comes back to this page, its card is marked, and the seat counts one hint."""
     page = new_page()
     register(page, server)
     create_table(page, server, "sixtysix", ["basic"])
     wait_my_turn(page)
-    assert page.locator("[data-action=hint]").count() == 0           # no hints_allowed: inactive
-    snapshot = page.evaluate("""() => { const s = window.tableClient.state;
-      return {type: "snapshot", version: s.version, table: Object.assign({}, s.table, {hints_allowed: true}),
-              view: s.view, you: s.you, chat: s.chat, me: null, muted: []}; }""")
-    page.evaluate(DELIVER, snapshot)
-    page.locator("[data-action=hint]").wait_for()
-    card = page.evaluate("window.tableClient.state.view.legal.find(a => a.type === 'play').card")
-    page.evaluate(DELIVER, {"type": "hint", "version": snapshot["version"],
-                            "action": {"type": "play", "card": card}, "margins": [1.25]})
+    assert page.evaluate("window.tableClient.state.view.hints_allowed") is True
+    page.locator("[data-action=hint]").click()
     answer = page.locator(".hint-answer")
     answer.wait_for()
-    assert "1.3" in answer.inner_text()
-    assert page.locator(f"#hand button.card.hinted[data-card='{card}']").count() == 1
+    hinted = page.evaluate("JSON.parse(document.querySelector('.hint-answer').dataset.hint)")
+    legal = page.evaluate("window.tableClient.state.view.legal")
+    assert hinted in legal
+    if hinted.get("card"):
+        assert page.locator(f"#hand button.card.hinted[data-card='{hinted['card']}']").count() == 1
     page.wait_for_function("() => document.getAnimations().length === 0")     # the deal's cards have landed
     page.screenshot(path=str(artifacts / "modules-hint.png"))
+    assert step(page, "sixtysix")              # the next update carries the seat's count
+    page.wait_for_function("() => window.tableClient.state.table.seats[window.tableClient.state.you].hints_used === 1")
     assert not page.js_errors, page.js_errors
+
+
+def test_no_hint_is_offered_at_a_table_of_people(server, new_page):
+    ala, bob = new_page(), new_page()
+    register(ala, server)
+    register(bob, server)
+    ala.goto(f"{server.url}/play/sixtysix/")
+    ala.select_option("select[name=seat_1]", "")            # open for a player
+    ala.click("#create-table")
+    ala.wait_for_url(re.compile(r"/table/\d+/"))
+    table_id = int(re.search(r"/table/(\d+)/", ala.url).group(1))
+    bob.goto(f"{server.url}/play/sixtysix/")
+    bob.locator(f'tr[data-table="{table_id}"] [data-action=join]').click()
+    bob.wait_for_url(re.compile(rf"/table/{table_id}/"))
+    wait_playing(ala)
+    wait_playing(bob)
+    for page in (ala, bob):
+        assert page.evaluate("window.tableClient.state.view.hints_allowed") is False
+        assert page.locator("[data-action=hint]").count() == 0

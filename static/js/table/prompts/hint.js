@@ -1,7 +1,8 @@
 /* The hint (at unrated tables against bots): a "Hint" button beside the prompt asks the server
  * for the strong bot's preferred play from this seat's own view ({"type": "hint", "version"}); the
- * answer {"type": "hint", "action", "margins"} names that action (its card is marked in the hand)
- * and how much better it is than the others. Inactive unless the server says hints are allowed
+ * answer {"type": "hint", "version", "action", "options": [{"action", "score", "margin"}], best first}
+ * names that action (its card is marked in the hand) and how much better it is than the next best
+ * (the second option's margin behind the best). Inactive unless the server says hints are allowed
  * (the table JSON's or the view's hints_allowed): it refuses them elsewhere in any case. */
 import { Cards, el } from "../dom.js";
 import { t } from "../i18n.js";
@@ -39,7 +40,7 @@ export function prompt(ctx) {
 /* A "hint" message from the server. */
 export function onHint(msg) {
   S.hint = { version: typeof msg.version === "number" ? msg.version : S.version, action: msg.action || null,
-             margins: msg.margins || [] };
+             margins: (msg.options || []).slice(1).map((o) => o.margin) };
   render();
 }
 
