@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from . import wire
 from .errors import ServiceError
+from .languages import language_of
 
 log = logging.getLogger(__name__)
 
@@ -193,8 +194,7 @@ class SocketSlots:
         claims = _claims(scope) if scope["type"] == "websocket" else []
         if not claims:
             return await self.inner(scope, receive, send)
-        from .consumers import _language     # noqa: PLC0415  (consumers import this module)
-        with translation.override(_language(scope)):
+        with translation.override(language_of(scope)):
             try:
                 taken, refusal = await asyncio.to_thread(_take_all, claims)
             except Exception:

@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "games", "ratings", "tournaments", "config")
+APPS = ("accounts", "games", "ratings", "tournaments", "moderation", "config")
 
 
 def _module_name(path: Path) -> str:
@@ -85,3 +85,11 @@ def test_it_keeps_the_engine_free_of_the_platform():
     assert engine
     for name in engine:
         assert all(t.startswith("games.engine") for t in graph[name]), name
+
+
+def test_it_keeps_games_free_of_moderation():
+    """Moderation plugs into the table socket (games/socket_hooks.py) and its snapshot
+    (games/signals.py) from its AppConfig.ready; games imports none of it."""
+    graph = _graph()
+    for name in (m for m in graph if m.startswith("games")):
+        assert not any(t.startswith("moderation") for t in graph[name]), name

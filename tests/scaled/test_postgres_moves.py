@@ -29,6 +29,7 @@ import json, random
 from django.db import connection, transaction
 from psycopg.pq import TransactionStatus
 from games import broadcast
+from games.addresses import ToSeat
 from games.bots import choose_action
 from games.models import Deal, Table
 rng = random.Random(7)
@@ -194,7 +195,7 @@ committed_at = time.monotonic()
 release.set()
 mover.join(); joiner.join()
 print(json.dumps({"before": live.table.version, "snapshot": joined["version"],
-                  "to_seat_1": messages.seat_group(t.pk, 1) in sent,
+                  "to_seat_1": ToSeat(t.pk, 1) in sent,
                   "counted_after_commit": joined["counted_at"] > committed_at}))
 """
 
