@@ -34,7 +34,6 @@ SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 UNPLACED = object()     # a socket with no presence record yet (games/presence.py)
-NOT_JOINED = object()   # a socket that takes no seat's messages from the hub yet
 
 
 class TableConsumer(ThinConsumer):
