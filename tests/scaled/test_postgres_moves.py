@@ -29,7 +29,6 @@ import json, random
 from django.db import connection, transaction
 from psycopg.pq import TransactionStatus
 from games import broadcast
-from games.addresses import ToSeat
 from games.bots import choose_action
 from games.models import Deal, Table
 rng = random.Random(7)
@@ -160,6 +159,7 @@ PRESENCE = hearts_table("pr", (0, 2, 3)) + """
 import json, random, threading, time
 from django.db import connection
 from games import broadcast
+from games.addresses import ToSeat
 from games.bots import choose_action
 
 read, release = threading.Event(), threading.Event()
