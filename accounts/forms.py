@@ -4,7 +4,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import names
-from .models import User
+from .models import User, confusable_with_existing
 
 # The model allows 150 characters (AbstractUser); a name is shown in seat boxes, lobby chips and
 # chat, so new names are kept to what those can show. Existing longer names still work (the CSS
@@ -34,7 +34,7 @@ class RegisterForm(UserCreationForm):
         name = super().clean_username()
         if name and name.lower().startswith(("bot-", "guest-")):
             raise forms.ValidationError(_("This name is reserved."))
-        if name and names.confusable_with_existing(name):
+        if name and confusable_with_existing(name):
             raise forms.ValidationError(_("This name looks too much like a player's name that "
                                           "already exists: choose another."))
         if name and names.mixes_scripts(name):

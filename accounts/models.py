@@ -36,6 +36,14 @@ class User(AbstractUser):
         return f"bot:{self.bot_level}" if self.is_bot else self.username
 
 
+def confusable_with_existing(name: str, exclude_pk: int | None = None) -> bool:
+    """Whether a user's name looks like ``name`` (one indexed lookup; accounts/names.py's key)."""
+    others = User.objects.filter(name_key=names.name_key(name))
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    return others.exists()
+
+
 class UserManagerHelpers:
     """Creation of the special users (kept out of the model so the model stays plain)."""
 
@@ -56,7 +64,7 @@ class UserManagerHelpers:
     def guest() -> User:
         while True:
             name = f"guest-{secrets.token_hex(3)}"
-            if not names.confusable_with_existing(name):       # covers the same name
+            if not confusable_with_existing(name):       # covers the same name
                 break
         user = User(username=name, is_guest=True)
         user.set_unusable_password()

@@ -63,13 +63,3 @@ def scripts_of(name: str) -> set[str]:
 def mixes_scripts(name: str) -> bool:
     scripts = scripts_of(name)
     return len(scripts) > 1 and not any(scripts <= allowed for allowed in ALLOWED_MIXTURES)
-
-
-def confusable_with_existing(name: str, exclude_pk: int | None = None) -> bool:
-    """Whether a user's name looks like ``name`` (one indexed lookup)."""
-    from .models import User
-
-    others = User.objects.filter(name_key=name_key(name))
-    if exclude_pk is not None:
-        others = others.exclude(pk=exclude_pk)
-    return others.exists()

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from . import limits
 from .forms import RegisterForm
 from .guests import login_as_guest
+from .signals import profile_shown
 
 
 def register(request):
@@ -45,15 +46,11 @@ def play_as_guest(request):
 
 def profile(request, username):
     person = get_object_or_404(get_user_model(), username=username)
-    from games.models import Seat
-
-    from ratings.views import profile_context
-
-    # Tables still open or being played; finished matches are in the history (ratings app).
-    seats = (Seat.objects.filter(user=person).exclude(table__status="finished").select_related("table")
-             .order_by("-table__created_at")[:30])
-    return render(request, "accounts/profile.html",
-                  {"person": person, "seats": seats, **profile_context(person, request.user)})
+    context = {"person": person}
+    # Open tables (games), ratings and history (ratings): each app adds its own part.
+    for _receiver, part in profile_shown.send(sender=None, person=person, viewer=request.user):
+        context.update(part)
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -20,6 +20,7 @@ from games import thinking
 from games.bots import analyse as A
 from games.models import Deal, Match
 
+from . import scheduling
 from .models import Analysis, Takeover
 
 log = logging.getLogger(__name__)
@@ -40,13 +41,8 @@ def create_for(match: Match) -> Analysis | None:
         return None
     analysis, _created = Analysis.objects.get_or_create(match=match)
     match_id = match.pk
-    transaction.on_commit(lambda: _enqueue(match_id))
+    transaction.on_commit(lambda: scheduling.enqueue_analysis(match_id))
     return analysis
-
-
-def _enqueue(match_id: int) -> None:
-    from . import tasks
-    tasks.enqueue_analysis(match_id)
 
 
 def record_takeover(match: Match, seat: int, deal: Deal | None) -> None:

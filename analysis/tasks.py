@@ -3,7 +3,7 @@ sweeper for analyses whose task was lost."""
 from celery import shared_task
 from django.db import OperationalError
 
-from . import services, throttle
+from . import scheduling, services, throttle
 
 
 @shared_task(name="analysis.tasks.analyse_match", acks_late=True, autoretry_for=(OperationalError,),
@@ -16,17 +16,5 @@ def analyse_match(match_id: int) -> bool:
 def sweep() -> int:
     ids = services.lost()
     for match_id in ids:
-        enqueue_analysis(match_id)
+        scheduling.enqueue_analysis(match_id)
     return len(ids)
-
-
-def _celery_enqueue(match_id: int) -> None:
-    analyse_match.apply_async((match_id,))
-
-
-# Tests swap this to run or collect the tasks themselves.
-_enqueue = _celery_enqueue
-
-
-def enqueue_analysis(match_id: int) -> None:
-    _enqueue(match_id)

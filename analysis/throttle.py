@@ -11,7 +11,8 @@ import threading
 
 from celery.signals import task_postrun, task_prerun
 
-ANALYSIS_TASK = "analysis.tasks.analyse_match"
+from .scheduling import ANALYSE_MATCH as ANALYSIS_TASK
+
 _busy = 0
 _idle = threading.Condition()
 

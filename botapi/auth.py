@@ -32,11 +32,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.core import get_usage
 
-from accounts import tokens
-from accounts.models import ApiToken
 from accounts.limits import wait_text
+from accounts.models import ApiToken
 from games import wire
 from games.socket_guard import turn_away
+
+from . import tokens
 
 log = logging.getLogger(__name__)
 BAD_TOKEN = 4401            # close code: the token is wrong, revoked or not a bot account's

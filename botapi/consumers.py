@@ -11,8 +11,7 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import broadcast, wire
-from games.languages import language_of
+from games import broadcast, language, wire
 from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
 
@@ -25,7 +24,7 @@ class BotEventConsumer(ThinConsumer):
 
     async def connect(self):
         self.user = self.scope.get("user")
-        self.language = language_of(self.scope)
+        self.language = language.of_scope(self.scope)
         if self.scope.get("bot_token") is None or not getattr(self.user, "is_bot_account", False):
             await self.accept()     # to say why: this socket is for bots with a token
             with translation.override(self.language):

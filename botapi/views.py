@@ -1,5 +1,5 @@
 """Pages (a person's: the bot account page, challenging a bot) and the bot API's HTTP endpoints
-(a bot's, with its token: botapi/auth.py). Thin: botapi/services.py and accounts/tokens.py decide."""
+(a bot's, with its token: botapi/auth.py). Thin: botapi/services.py and botapi/tokens.py decide."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import tokens
+from botapi import tokens
 from accounts.models import ApiToken
 from accounts.views import profile
 from games import limits

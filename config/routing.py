@@ -11,11 +11,12 @@ from botapi.auth import BearerTokenMiddleware  # noqa: E402
 from botapi.routing import websocket_urlpatterns as botapi_ws  # noqa: E402
 from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
 from games.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
+from pool.routing import websocket_urlpatterns as pool_ws  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa: E402
 
 # Last, every other path: closed with 4404 (an unmatched path would raise in the router: a 500
 # and a traceback per request).
-websocket_urlpatterns = games_ws + tournaments_ws + botapi_ws + [re_path(r"", NoRouteConsumer.as_asgi())]
+websocket_urlpatterns = games_ws + pool_ws + tournaments_ws + botapi_ws + [re_path(r"", NoRouteConsumer.as_asgi())]
 
 application = ProtocolTypeRouter({
     "http": http,

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "moderation",           # mutes and reports
     "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
     "botapi",               # bot accounts' API: tokens on sockets, challenges (docs/BOTS.md)
+    "pool",                 # quick pairing with people: a pool per game, variant and time control
 ]
 
 MIDDLEWARE = [
@@ -200,6 +201,8 @@ CELERY_BEAT_SCHEDULE = {
                         "schedule": env.float("TOURNAMENT_TICK_SECONDS", default=3.0)},
     # Keeps a table to watch and a table to join per game (games/showcase.py; off: SHOWCASE=0).
     "showcase": {"task": "games.tasks.showcase", "schedule": 30.0},
+    # Pairs the pools' waiters as their rating windows widen, drops expired leases (pool/tasks.py).
+    "pool-sweep": {"task": "pool.tasks.sweep", "schedule": env.float("POOL_SWEEP_SECONDS", default=1.0)},
 }
 # Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
 # worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
@@ -239,6 +242,14 @@ SHOWCASE = env.bool("SHOWCASE", default=True)
 # Arena tournaments: how long free players wait for others before the arena settles for less: house
 # bots in the empty seats of a four-seat table, or the opponent of one's previous match again.
 TOURNAMENT_ARENA_WAIT_SECONDS = env.float("ARENA_WAIT_SECONDS", default=10.0)
+
+# Quick pairing (pool/): a waiter is offered a bot after POOL_BOT_OFFER_SECONDS; his place is a lease
+# his pool socket renews, so the waiters of a killed web process drop out within POOL_LEASE_SECONDS;
+# the rating window starts at POOL_WINDOW_START points and widens by POOL_WINDOW_GROWTH a second.
+POOL_BOT_OFFER_SECONDS = env.float("POOL_BOT_OFFER_SECONDS", default=20.0)
+POOL_LEASE_SECONDS = env.float("POOL_LEASE_SECONDS", default=15.0)
+POOL_WINDOW_START = env.int("POOL_WINDOW_START", default=100)
+POOL_WINDOW_GROWTH = env.float("POOL_WINDOW_GROWTH", default=10.0)
 
 # --- limits on abuse ------------------------------------------------------------------------------
 # Counted where every web process sees them: the cache (Redis in scaled mode; the embedded mode is

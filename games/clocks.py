@@ -101,9 +101,9 @@ def running(live: Live) -> bool:
 
 
 def bot_takes_over(live: Live) -> bool:
-    """What a player's abandoning (or running out of time) does: in a two-player match the
-    opponent wins; with more seats a bot plays on in his place."""
-    return len(live.seats) > 2
+    """What a player's abandoning (or running out of time) does: in a match of one against one
+    (as the engine describes the game) the opponent wins; otherwise a bot plays on in his place."""
+    return not live.game_rules.one_on_one(live.table.variant or None)
 
 
 def grace_end(live: Live, seat: Seat) -> datetime | None:

@@ -19,11 +19,10 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, loading, messages, presence, services, socket_guard, socket_hooks, stages, wire
+from . import broadcast, language, loading, messages, presence, services, socket_guard, socket_hooks, stages, wire
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import TableHub
-from .languages import language_of
 from .models import Table
 from .ordering import UpdateOrder
 from .outbox import Outbox
@@ -61,7 +60,7 @@ class TableConsumer(ThinConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.language = language_of(self.scope)
+        self.language = language.of_scope(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.invite = (query.get("invite") or [None])[0]
         self.prepare()
@@ -376,7 +375,7 @@ class LobbyConsumer(ThinConsumer):
     async def connect(self):
         self.game = self.scope["url_route"]["kwargs"]["game"]
         if self.game not in GAME_NAMES:
-            with translation.override(language_of(self.scope)):
+            with translation.override(language.of_scope(self.scope)):
                 await socket_guard.refuse(self, NOT_FOUND, _("There is no such game."))
             return
         self.group = messages.lobby_group(self.game)

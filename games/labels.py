@@ -1,12 +1,12 @@
-"""What the pages call a game and a variant, in the reader's language. The engine names variants by
-identifier (``GameRules.variants``) and imports no Django, so the translated labels live here."""
+"""What the pages call a game and a variant, in the reader's language. A game's name and goal are
+the engine's words (``GameRules.title``, ``goal``: English, marked for translation), translated
+here; the engine names variants by identifier (``GameRules.variants``) and imports no Django, so
+their translated labels live here."""
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from games.bots import levels
 
-from .models import GAME_CHOICES
-
-GAME_LABELS = dict(GAME_CHOICES)
+from .engine.core import GAME_NAMES, get_rules
 
 VARIANT_LABELS = {
     "kurnik": _("Kurnik"),
@@ -19,7 +19,17 @@ VARIANT_LABELS = {
 
 def game_label(game: str | None) -> str:
     """The translated name of ``game``; an unknown one is shown as it is."""
-    return str(GAME_LABELS.get(game, game)) if game else ""
+    return gettext(get_rules(game).title) if game in GAME_NAMES else (game or "")
+
+
+def game_goal(game: str) -> str:
+    """What ends a match of ``game``, translated, with ``{n}`` left for its target."""
+    return gettext(get_rules(game).goal)
+
+
+def site_games() -> list[dict]:
+    """Every game, in the engine's order: its name (the identifier in URLs) and translated label."""
+    return [{"name": game, "label": game_label(game)} for game in GAME_NAMES]
 
 
 def variant_label(variant: str | None) -> str:

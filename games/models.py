@@ -10,7 +10,11 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]
+from .engine.core import GAME_NAMES, get_rules
+
+# The games the engine plays, named as it names them (translated when shown: the engine marks its
+# words for translation, GameRules.title).
+GAME_CHOICES = [(game, _(get_rules(game).title)) for game in GAME_NAMES]
 
 
 def new_token() -> str:

@@ -15,8 +15,7 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import translation
 
-from . import limits, socket_guard, wire
-from .languages import language_of
+from . import language, limits, socket_guard, wire
 
 FLOODING = limits.FLOODING     # 4429: kept sending over its limit (games/limits.py)
 CLIENT_GONE = (Disconnected, ClientDisconnected)    # a send to a socket whose client has left
@@ -84,6 +83,6 @@ class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):
         if verdict == limits.SocketLimiter.CLOSE:
             await self.close(code=FLOODING)
         elif verdict == limits.SocketLimiter.REFUSE:
-            with translation.override(language_of(self.scope)):
+            with translation.override(language.of_scope(self.scope)):
                 await self.send_json(self.limiter.error(version))
         return True

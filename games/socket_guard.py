@@ -29,9 +29,8 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import wire
+from . import language, wire
 from .errors import ServiceError
-from .languages import language_of
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +193,7 @@ class SocketSlots:
         claims = _claims(scope) if scope["type"] == "websocket" else []
         if not claims:
             return await self.inner(scope, receive, send)
-        with translation.override(language_of(scope)):
+        with translation.override(language.of_scope(scope)):
             try:
                 taken, refusal = await asyncio.to_thread(_take_all, claims)
             except Exception:

@@ -9,12 +9,19 @@ from django.views.decorators.http import require_POST
 from . import limits, loading, messages, services
 from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
-from .labels import bot_level_choices
-from .models import GAME_CHOICES, Table
+from .labels import bot_level_choices, game_label
+from .models import Seat, Table
 from .errors import ServiceError
 from .rules_views import rules_link_label
 
-GAME_LABELS = dict(GAME_CHOICES)
+
+
+def profile_tables(sender, person, viewer, **kwargs) -> dict:
+    """A profile page's tables still open or being played (accounts.signals.profile_shown);
+    finished matches are in the history (ratings)."""
+    seats = (Seat.objects.filter(user=person).exclude(table__status="finished").select_related("table")
+             .order_by("-table__created_at")[:30])
+    return {"seats": seats}
 
 
 def _rules_or_404(game):
@@ -27,7 +34,7 @@ def lobby(request, game):
     rules = _rules_or_404(game)
     return render(request, "games/lobby.html", {
         "game": game,
-        "game_label": GAME_LABELS[game],
+        "game_label": game_label(game),
         "variants": list(rules.variants),
         "seats": rules.seats,
         "tables": messages.lobby_tables(game),
@@ -62,7 +69,7 @@ def create_table(request, game):
                 url += f"?invite={table.invite_token}"
             return redirect(url)
     page = render(request, "games/lobby.html", {
-        "game": game, "game_label": GAME_LABELS[game], "variants": list(rules.variants),
+        "game": game, "game_label": game_label(game), "variants": list(rules.variants),
         "seats": rules.seats, "tables": messages.lobby_tables(game), "form": form,
         "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
         "rules_label": rules_link_label(request.LANGUAGE_CODE),

@@ -67,7 +67,7 @@ def team_ranks(game: str, seat_ranks: list[int], timed_out: list[int] = (),
     already last). In a partnership game a team with a seat that ran out of time loses to every
     team without one (the seat's partner shares the forfeit, as a team shares its score)."""
     teams = teams_of(game, variant)
-    if len(teams[0]) == 1:
+    if not core.get_rules(game).partnerships(variant):
         return [seat_ranks[t[0]] for t in teams]
     key = [(any(s in timed_out for s in t), min(seat_ranks[s] for s in t)) for t in teams]
     return [1 + sum(1 for other in key if other < k) for k in key]

@@ -18,3 +18,10 @@ def on_match_finished(sender, match, table, **kwargs):
 
 def on_snapshot(sender, live, **kwargs):
     return services.snapshot_ratings(live)
+
+
+def on_profile(sender, person, viewer, **kwargs):
+    """A profile page's ratings and recent history (accounts.signals.profile_shown)."""
+    from .views import profile_context     # the pages' module, loaded once the apps are
+
+    return profile_context(person, viewer)

@@ -19,7 +19,7 @@ from accounts import limits
 
 from games import fair_deals
 from games.engine import fair, records
-from games.labels import player_labels
+from games.labels import game_label, player_labels
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES, Deal, Match
 
@@ -28,7 +28,6 @@ from . import services
 from .forms import UploadForm, too_large
 from .models import MatchPlayer
 
-GAME_LABELS = dict(GAME_CHOICES)
 PAGE_SIZE = 50
 HISTORY_PAGE = 25
 MAX_REPLAYS = 30            # of the deals of an upload, shown in the viewer (each carries every step)
@@ -41,7 +40,7 @@ _checking = threading.Lock()
 
 
 def game_variants() -> list[dict]:
-    return [{"game": g, "label": GAME_LABELS[g], "variants": list(get_rules(g).variants)} for g in GAME_NAMES]
+    return [{"game": g, "label": game_label(g), "variants": list(get_rules(g).variants)} for g in GAME_NAMES]
 
 
 # --- charts ----------------------------------------------------------------------------------------
@@ -61,7 +60,7 @@ def chart(values: list[int], width: int = 320, height: int = 90, pad: int = 6) -
 
 
 def profile_context(person, viewer) -> dict:
-    """What the profile page (accounts.views.profile) shows of ratings and history."""
+    """What the profile page (accounts.views.profile, via receivers.on_profile) shows of ratings and history."""
     ratings = services.ratings_of(person)
     for r in ratings:
         r.chart = chart(r.history)
@@ -80,7 +79,7 @@ def leaderboard(request, game=None, variant=None, bots=False):
         raise Http404("no such game")
     page = Paginator(services.leaderboard(game, variant, bot_accounts=bots), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "ratings/leaderboard.html", {
-        "game": game, "variant": variant, "game_label": GAME_LABELS[game], "page": page,
+        "game": game, "variant": variant, "game_label": game_label(game), "page": page,
         "first_rank": page.start_index(), "games": game_variants(),
         "provisional_games": R.PROVISIONAL_GAMES, "bots": bots,
     })
@@ -143,7 +142,7 @@ def match(request, match_id):
     for row in table["rows"]:
         row["public"] = services.deal_is_public(m, row["deal"])
     return render(request, "ratings/match.html", {
-        "match": m, "table": m.table, "game_label": GAME_LABELS[game], "players": players,
+        "match": m, "table": m.table, "game_label": game_label(game), "players": players,
         "columns": columns, "score": table, "finished": m.finished,
         "last_deal": _last_public_hands(m, table["rows"], names),
     })
@@ -179,7 +178,7 @@ def replay(request, match_id, number):
     m, deal = _public_deal(request, match_id, number)
     rep = services.replay(deal.record)
     title = _("%(game)s, match #%(match)s, deal %(deal)s") % {
-        "game": GAME_LABELS[m.table.game], "match": m.pk, "deal": number}
+        "game": game_label(m.table.game), "match": m.pk, "deal": number}
     numbers = list(Deal.objects.filter(match=m, finished=True).values_list("number", flat=True))
     return render(request, "ratings/replay.html", {
         "match": m, "number": number, "title": title, "boot": {"deals": [rep.as_json(title)]},
@@ -216,7 +215,7 @@ def verify_match(request, match_id):
     m = _match_or_404(request, match_id)
     duplicate = m.table.duplicate       # a duplicate tournament's table: its round's seed and label
     return render(request, "ratings/verify.html", {
-        "match": m, "table": m.table, "game_label": GAME_LABELS[m.table.game],
+        "match": m, "table": m.table, "game_label": game_label(m.table.game),
         "finished": m.finished and not fair_deals.round_secret(m.table), "match_over": m.finished,
         "duplicate": bool(duplicate),
         "label": duplicate["label"] if duplicate else fair.match_label(m.pk),
@@ -299,7 +298,7 @@ def _check_records(parsed) -> tuple[list[dict], dict | None]:
                              action=None if exc.action is None else json.dumps(exc.action))
             else:
                 entry.update(ok=rep.matches, finished=rep.finished, result=json.dumps(rep.result),
-                             stated=json.dumps(rep.stated), game=GAME_LABELS[rep.game],
+                             stated=json.dumps(rep.stated), game=game_label(rep.game),
                              variant=rep.variant, players=", ".join(player_labels(rep.players)))
                 if not rep.matches:
                     entry["error"] = _("the stated result differs from the engine's")

@@ -160,11 +160,14 @@ def pytest_collection_modifyitems(config, items):
 
 
 # Units of work for `--dist loadgroup` (the Makefile's): one per module, so its module-scoped
-# fixtures are set up once, except two that each run whole on one worker: tests/scaled (they share
-# the one PostgreSQL, and test_faults stops and starts it) and tests/browser (one embedded server
-# and one chromium, and run last on their worker, see _order). By path, as the controller sees only
-# node ids: xdist's own xdist_group markers are lost on pytest 9, whose node ids xdist cannot suffix.
-SHARED_UNITS = ("tests/scaled/", "tests/browser/")
+# fixtures are set up once, except tests/scaled, which runs whole on one worker (they share the one
+# PostgreSQL server, and test_faults stops and starts it). Browser modules are units of their own:
+# the units are handed out in the order _order sorts them, so on every worker they come after all
+# its other tests, and each worker that reaches one starts its own embedded server and chromium
+# (session fixtures), so both workers end the run in the browser instead of one.
+# By path, as the controller sees only node ids: xdist's own xdist_group markers are lost on
+# pytest 9, whose node ids xdist cannot suffix.
+SHARED_UNITS = ("tests/scaled/",)
 
 
 def unit_of_work(nodeid: str) -> str:

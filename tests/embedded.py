@@ -52,6 +52,8 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
         "DEBUG": "1", "LOG_LEVEL": "WARNING", "SHOWCASE": "0",
         # The test process's settings set it to 0 in os.environ: the site runs with the real wait.
         "FAIR_SEED_WAIT_MS": "1500",
+        # The pool offers a bot after 20 s alone: the test of the offer waits 5 instead.
+        "POOL_BOT_OFFER_SECONDS": "5",
         # A finished match's analysis runs in the server's own worker: at the real 800 draws per
         # decision it took minutes of the CPU every later test shares; the tests check that it
         # runs and what it shows, not how well it judges (tests/analysis does that).

@@ -1,53 +1,18 @@
-"""The shape of the house: which module may import which (docs/ARCHITECTURE.md)."""
+"""The shape of the house: no import cycle, and apps importing only down the layers
+(docs/ARCHITECTURE.md, "Layers"; ``python -m tools.import_graph`` prints the same)."""
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+import subprocess
+import sys
 
-ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "games", "ratings", "tournaments", "moderation", "config")
+from tools import import_graph as IG
 
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _project_modules() -> dict[str, Path]:
-    found = {}
-    for app in APPS:
-        for path in (ROOT / app).rglob("*.py"):
-            if "migrations" not in path.parts:
-                found[_module_name(path)] = path
-    return found
-
-
-def _imports(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
-    """Every project module ``path`` imports, at any depth (a function's lazy import counts: it is
-    a cycle all the same, only postponed)."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
-            targets = [base] + [f"{base}.{a.name}" for a in node.names]
-        else:
-            continue
-        out.update(t for t in targets if t in modules)
-    out.discard(name)
-    return out
+# What this covers: every app of the site (a new one must be added to the layers too).
+APPS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config")
 
 
 def _graph() -> dict[str, set[str]]:
-    modules = _project_modules()
-    return {name: _imports(path, name, modules) for name, path in modules.items()}
+    return IG.without(IG.KNOWN_CYCLE_EDGES, IG.graph())
 
 
 def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
@@ -62,34 +27,99 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
-def test_it_has_no_import_cycle_between_an_apps_services_and_its_tasks():
-    graph = _graph()
+def test_it_reads_every_app_and_places_each_in_a_layer():
+    graph = IG.graph()
+    assert set(APPS) <= set(IG.APPS)
     for app in APPS:
-        services, tasks = f"{app}.services", f"{app}.tasks"
-        if services in graph and tasks in graph:
-            assert not (_reaches(graph, services, tasks) and _reaches(graph, tasks, services)), app
+        assert any(m == app or m.startswith(app + ".") for m in graph), app
+        assert IG.layer_of(app) is not None, app
+    assert {m for m in graph if m.startswith("games.engine.")} and "analysis.services" in graph
 
 
+def test_it_has_no_import_cycle_between_modules():
+    assert IG.cycles(_graph()) == []
+
+
+def test_it_has_no_import_cycle_between_apps():
+    assert IG.cycles(IG.component_graph(_graph())) == []
+
+
+def test_every_app_imports_only_apps_below_it():
+    assert IG.against_layers(_graph()) == []
+
+
+def test_the_known_cycles_being_removed_are_few_and_named():
+    """Imports left out while other branches remove them (tools/import_graph.py): only these, and
+    each still there (else it must leave the list)."""
+    graph = IG.graph()
+    assert len(IG.KNOWN_CYCLE_EDGES) <= 5
+    assert all(b in graph.get(a, ()) for a, b in IG.KNOWN_CYCLE_EDGES)
+
+
+def test_it_counts_a_functions_import_and_both_import_forms(tmp_path):
+    """A lazy import inside a function is a cycle all the same, only postponed; ``from a import b``
+    of a module is an edge to that module; an import only for type checking is none."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from . import b\n")
+    (package / "b.py").write_text("def f():\n    from pkg.c import thing\n")
+    (package / "c.py").write_text("import pkg.a\n")
+    (package / "d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\n")
+    graph = IG.graph(tmp_path, ("pkg",))
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.b"] == {"pkg.c"} and graph["pkg.d"] == set()
+    assert IG.cycles(graph) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]
+
+
+def test_it_finds_a_cycle_between_apps_and_an_import_up_the_layers():
+    """Modules in no cycle of their own can still tie two apps together; and an import is judged
+    by the layers of the two components (the engine is below games, accounts below games)."""
+    apps_tied = {"accounts.models": {"games.models"}, "games.models": set(),
+                 "games.views": {"accounts.views"}, "accounts.views": set()}
+    assert IG.cycles(apps_tied) == []
+    assert IG.cycles(IG.component_graph(apps_tied)) == [["accounts", "games", "accounts"]]
+    crossing = IG.against_layers({"accounts.models": {"games.models"}, "games.models": {"accounts.models"},
+                                  "games.engine.core": {"games.models"}, "bench.live": {"games.models"}})
+    assert crossing == ["accounts.models -> games.models", "games.engine.core -> games.models"]
+
+
+def test_the_command_exits_zero_on_this_tree_and_prints_the_count():
+    ran = subprocess.run([sys.executable, "-m", "tools.import_graph"], cwd=IG.ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "0 cycle(s)" in ran.stdout
+
+
+# --- rules within an app ---------------------------------------------------------------------------
 def test_it_keeps_the_writers_free_of_what_clients_receive_and_of_the_tasks():
     """games/services.py writes; the views clients receive are built in games/messages.py, which
-    writes nothing and knows no writer."""
+    writes nothing and knows no writer; no app's services import its tasks (they enqueue by name)."""
     graph = _graph()
     assert not _reaches(graph, "games.messages", "games.services")
     assert not _reaches(graph, "games.loading", "games.services")
-    assert "games.tasks" not in graph["games.services"]
+    for app in APPS:
+        if f"{app}.services" in graph and f"{app}.tasks" in graph:
+            assert not _reaches(graph, f"{app}.services", f"{app}.tasks"), app
 
 
 def test_it_keeps_the_engine_free_of_the_platform():
-    graph = _graph()
+    graph = IG.graph()
     engine = [m for m in graph if m.startswith("games.engine")]
     assert engine
     for name in engine:
         assert all(t.startswith("games.engine") for t in graph[name]), name
 
 
+def test_strict_shows_what_the_known_list_leaves_out(capsys):
+    """``--strict`` leaves nothing out: it fails exactly while the known list still has work."""
+    assert (IG.main(["--strict"]) == 1) == bool(IG.KNOWN_CYCLE_EDGES)
+    out = capsys.readouterr().out
+    assert all(f"{a} -> {b}" in out or a in out for a, b in IG.KNOWN_CYCLE_EDGES)
+
+
 def test_it_keeps_games_free_of_moderation():
     """Moderation plugs into the table socket (games/socket_hooks.py) and its snapshot
     (games/signals.py) from its AppConfig.ready; games imports none of it."""
-    graph = _graph()
+    graph = IG.graph()
     for name in (m for m in graph if m.startswith("games")):
         assert not any(t.startswith("moderation") for t in graph[name]), name

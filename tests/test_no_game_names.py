@@ -1,11 +1,14 @@
-"""No module outside the engine names a game to decide a rule or a partnership: tournaments,
-ratings, the site's games modules and the browser clients read the engine's description
-(``GameRules.teams`` / ``describe`` and the table JSON's ``rules``) instead.
+"""No module outside the engine names a game to decide a rule, list the games or stand a seat count
+in for one: every app (its subpackages, management commands and templates too), the site's
+templates and the browser clients read the engine's description instead (``GameRules.teams``,
+``partnerships``, ``one_on_one``, ``title``, ``goal``, ``describe``; the registry
+``core.GAME_NAMES``; the table JSON's ``rules``). Both quoting forms count: ``"sixtysix"`` and
+``sixtysix=`` (a keyword, ``dict(sixtysix=...)``).
 
 Left out on purpose: ``games/engine/`` (the rules themselves), ``games/bots/`` (each bot plays one
-game), migrations and management commands (data), ``static/js/cards.js`` (it only picks a rank
-order for drawing a hand) and ``static/js/verify.js`` (the provably fair deal check: on purpose a
-second implementation of each game's deck and deal order, so that it does not trust the server's).
+game), migrations (history), ``static/js/cards.js`` (it only picks a rank order for drawing a
+hand) and ``static/js/verify.js`` (the provably fair deal check: on purpose a second
+implementation of each game's deck and deal order, so that it does not trust the server's).
 """
 from __future__ import annotations
 
@@ -28,6 +31,16 @@ PATTERNS = [
     ("finds a seat's team by parity", re.compile(r"\b(?:seat|s|index|idx)\s*(?:%\s*2|&\s*1)\b")),
     ("indexes a score by seat modulo", re.compile(r"%\s*len\(\s*scores\s*\)")),
     ("finds a partner by seat arithmetic", re.compile(r"\b(?:seat|team)\s*\+\s*2\b|\[\s*[st]\s*\+\s*2\s*\]")),
+    ("pairs a game name with a label", re.compile(rf"[(\[]\s*{QUOTED}\s*,")),
+    ("keys words by a game's name", re.compile(rf"""["']\w*_{GAME}["']""")),
+    ("links to a game by name", re.compile(rf"""{{%\s*url\s+['"][\w-]+['"]\s+{QUOTED}""")),
+    ("names a game as a keyword", re.compile(rf"(?:^\s*|[(,]\s*){GAME}\s*=(?!=)")),
+    # The seat count standing in for the game: ask the engine (GameRules.one_on_one, partnerships).
+    ("takes the seat count for the game", re.compile(
+        r"\bseats\s*(?:===?|!==?|<=?|>=?)\s*\d|\d\s*(?:===?|!==?|<=?|>=?)\s*[\w.]*\bseats\b"
+        r"|len\(\s*[\w.]*\bseats\s*\)\s*(?:==|!=|<=?|>=?)\s*\d")),
+    ("tells a partnership by team sizes", re.compile(
+        r"len\([\w.]*teams[\w.()]*\)\s*(?:==|!=|<=?|>=?)\s*[\w.]*\bseats\b|len\(\s*teams\[\d\]\s*\)\s*[=!]=\s*1")),
 ]
 # A JavaScript object literal may key by a bare name ({ sixtysix: 7 }); in Python that would be an
 # annotation (``spades: int``), so this one is for scripts only.
@@ -35,16 +48,18 @@ JS_PATTERNS = [
     ("keys a table by game name", re.compile(rf"[{{,]\s*{GAME}\s*:")),
 ]
 
-PY_DIRS = ("ratings", "tournaments")
-SKIP_PARTS = {"migrations", "management", "engine", "bots", "__pycache__"}
+# Every app (tests/test_architecture.py's list), each with its subpackages.
+PY_DIRS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config")
+SKIP_PARTS = {"migrations", "__pycache__"}
+SKIP_DIRS = ("games/engine/", "games/bots/")
 JS_SKIP = {"cards.js", "verify.js"}
 
 
 def _sources() -> list[Path]:
     files = []
     for top in PY_DIRS:
-        files += [p for p in (ROOT / top).rglob("*.py") if not SKIP_PARTS & set(p.relative_to(ROOT).parts)]
-    files += sorted((ROOT / "games").glob("*.py"))              # the games package's own modules only
+        files += [p for p in sorted((ROOT / top).rglob("*.py")) if not SKIP_PARTS & set(p.relative_to(ROOT).parts)
+                  and not str(p.relative_to(ROOT)).startswith(SKIP_DIRS)]
     files += [p for p in sorted((ROOT / "static" / "js").glob("*.js"))
               if p.name not in JS_SKIP and not p.name.endswith(".min.js")]
     files += sorted((ROOT / "templates").rglob("*.html"))
@@ -61,18 +76,41 @@ def offences(text: str, script: bool = False) -> list[tuple[int, str, str]]:
     return found
 
 
+# Known offences in the tournament formats, which another branch is rewriting into
+# tournaments/formats/ (issue 32): each is to become a question to the engine there
+# (GameRules.one_on_one, GameRules.partnerships). Keyed by file and line, so that a line moved to
+# another file is reported. The coordinator empties this list after merging that branch.
+KNOWN = {
+    ("tournaments/arena_steps.py", "plan = arena.pair_two(free, repeat_after=wait) if seats == 2 else "
+                                   "arena.seat_four(free, wait, seats)"),
+    ("tournaments/arena_steps.py", "if len(teams) >= rules.seats:"),
+    ("tournaments/duplicate.py", "return seats == 2 and table_index % 2 == 1"),
+    ("tournaments/duplicate_steps.py", "if rules.seats == 2:"),
+    ("tournaments/forms.py", "if rules.seats != 2 and fmt in (Tournament.Format.ROUND_ROBIN, "
+                             "Tournament.Format.ELIMINATION):"),
+    ("tournaments/services.py", "partnerships = len(teams) < rules.seats           # some team has several seats"),
+    ("tournaments/services.py", "if len(rules.teams(variant)) == seats:"),
+    ("templates/tournaments/_rules.html", "{% if t.seats == 2 %}"),
+}
+
+
 def test_it_finds_no_game_name_deciding_a_rule_outside_the_engine():
     problems = []
     for path in _sources():
         for number, why, line in offences(path.read_text(encoding="utf-8"), script=path.suffix == ".js"):
-            problems.append(f"{path.relative_to(ROOT)}:{number}: {why}: {line}")
+            if (str(path.relative_to(ROOT)), line) not in KNOWN:
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {why}: {line}")
     assert not problems, "ask the engine (core.get_rules(game)) instead:\n" + "\n".join(problems)
 
 
 def test_it_looks_where_it_should():
     names = {str(p.relative_to(ROOT)) for p in _sources()}
     assert {"ratings/rating.py", "ratings/services.py", "tournaments/services.py", "tournaments/standings.py",
-            "games/messages.py", "static/js/table.js", "static/js/lobby.js", "static/js/replay.js"} <= names
+            "games/messages.py", "static/js/table.js", "static/js/lobby.js", "static/js/replay.js",
+            "games/rules_views.py", "games/templatetags/game_labels.py", "games/management/commands/demo_data.py",
+            "templates/base.html", "templates/games/_table_i18n.html"} <= names
+    for app in ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "config"):
+        assert any(n.startswith(app + "/") for n in names), app
     assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/cards.js" for n in names)
 
 
@@ -101,11 +139,21 @@ OLD_LINES = [
     '        return deal.players[t] + " & " + deal.players[t + 2];',
     '        return [team_rank[s & 1] for s in range(4)]',
     '{% if table.game == "spades" %}',
+    'TITLES = dict(sixtysix={"en": "Sixty-six: the rules"}, hearts={"en": "Hearts: the rules"})',
+    '    sixtysix={',
+    'GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]',
+    '  "goal_spades": "{% filter escapejs %}{% blocktrans %}First team to {n}{% endblocktrans %}{% endfilter %}",',
+    "    <a href=\"{% url 'lobby' 'spades' %}\">{% trans \"Spades\" %}</a>",
+    '    return labels(hearts=_("Hearts"), spades=_("Spades"))',
+    '    return len(live.seats) > 2',
+    '    if rules.seats == 2:',
+    '  {% if t.seats == 2 %}',
+    '    partnerships = len(teams) < rules.seats',
+    '    if len(teams[0]) == 1:',
+    '    if len(rules.teams(variant)) == seats:',
 ]
 
 FINE_LINES = [
-    'GAME_CHOICES = [("sixtysix", _("Sixty-six")), ("hearts", _("Hearts")), ("spades", _("Spades"))]',
-    "    <a href=\"{% url 'lobby' 'spades' %}\">{% trans \"Spades\" %}</a>",
     '    if len(order) % 2:',
     '        return n - 1 if n % 2 == 0 else n',
     '    if goal: box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));',
@@ -117,6 +165,12 @@ FINE_LINES = [
     '    if (v.stock_size !== undefined) renderTalon(area, v);',
     '    for seat in range(seats + 2):',
     '    if game not in (None, *GAME_NAMES):',
+    '    state = replace(state, spades_broken=True, hearts_broken=False)',
+    '    if len(spec) != rules.seats or spec.count("me") > 1:',
+    '    seats = [None] * rules.seats',
+    '  "spades_broken": "{% filter escapejs %}{% trans "Spades are broken" %}{% endfilter %}",',
+    '  {% for g in goals %}  "goal_{{ g.name }}": "{{ g.goal|escapejs }}",{% endfor %}',
+    '    if (n === 2) return rel === 0 ? "bottom" : "top";',
 ]
 
 

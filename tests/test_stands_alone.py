@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 # Packages whose every module the map names (migrations and package __init__ files aside).
-MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation",
-          "bench")
+MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation", "pool",
+          "bench", "tools")
 
 MARKDOWN_REF = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\b")
 UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]*\.md")
@@ -154,6 +154,14 @@ def test_the_readme_names_every_writer_of_live_games():
     row = next(line for line in README.read_text(encoding="utf-8").splitlines()
                if line.startswith("| who writes a move?"))
     assert sorted(w for w in writers if f"`{w}`" not in row) == []
+    # The longer list under the map names them too, and no writer that is gone.
+    text = README.read_text(encoding="utf-8")
+    bullet = text[text.index("- **Who writes a move**"):text.index("- **What a client receives**")]
+    assert sorted(w for w in writers if f"`{w}`" not in bullet and f"games.services.{w}`" not in bullet) == []
+    named = set(re.findall(r"`(?:games\.services\.)?([a-z_]+)`", bullet))
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert sorted(n for n in named if n not in functions and n.isidentifier() and "_" in n
+                  and n not in {"advance_table", "select_for_update"}) == []
 
 
 # --- docs/RECORDS.md's console examples ------------------------------------------------------------
@@ -192,6 +200,7 @@ def test_records_md_console_examples_print_what_the_page_shows(tmp_path):
 def test_the_example_records_are_the_ones_the_docs_describe(name):
     """docs/RULES.md walks the Santase deal through; docs/FAIRNESS.md's known answer is the other."""
     from games.engine import fair, records
+    from games.engine.core import get_rules
     import json
 
     record = json.loads((ROOT / "docs" / "examples" / name).read_text(encoding="utf-8"))
@@ -200,4 +209,4 @@ def test_the_example_records_are_the_ones_the_docs_describe(name):
         assert verdict.finished and verdict.matches
         assert verdict.result == {"points": [28, 74], "game_points": [0, 2], "ended_by": "declare"}
     else:
-        assert fair.check_record(record)["trump_card"] == "9C"
+        assert fair.check_record(record, get_rules)["trump_card"] == "9C"

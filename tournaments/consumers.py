@@ -10,7 +10,7 @@ from channels.generic.websocket import WebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.languages import language_of
+from games import language
 from games.limits import FLOODING, SocketLimiter
 
 from . import services
@@ -26,7 +26,7 @@ class TournamentConsumer(WebsocketConsumer):
         tid = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not Tournament.objects.filter(pk=tid).exists():
             # Accepted, then closed: a browser reads the code only of a socket that opened.
-            with translation.override(language_of(self.scope)):
+            with translation.override(language.of_scope(self.scope)):
                 reason = _("There is no such tournament.")
             self.accept()
             self._send({"type": "error", "code": "not_found", "category": "not_found", "reason": reason, "version": None})

@@ -186,7 +186,7 @@ def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
     out = []
     for k in range(count):
         reference = duplicate.dealers(rules.seats, k + 1)[k]
-        dealt = fair.deal_from_seeds(t.game, variant, reference, seeds, k)
+        dealt = fair.deal_from_seeds(rules, variant, reference, seeds, k)
         hands = []
         for holding in sorted({s.holding for s in scores if s.board == k}):
             held = [dealt["hands"][duplicate.seat_at(p, reference, rules.seats)] for p in holding]

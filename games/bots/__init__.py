@@ -17,11 +17,6 @@ from . import levels
 BOTS: dict[str, str] = {level.name: level.module for level in levels.LEVELS}
 
 
-def get_bot(level: str):
-    """The module of a level."""
-    return importlib.import_module(levels.get(level).module)
-
-
 def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None,
                   cap_ms: int | None = None) -> dict:
     """The action the bot of ``level`` takes in ``view`` (a ``State.view(seat)`` of a seat to act)

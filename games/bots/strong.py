@@ -139,14 +139,6 @@ def evaluate(view: dict, rng=None, iterations: int | None = None, budget_ms: flo
             for a, m in zip(actions, result["action_means"])]
 
 
-def _search_totals(view: dict, legal: list[dict], rng, budget_ms: float,
-                   iterations: int | None) -> tuple[list[float], int]:
-    """The summed values of each action over the draws done, and how many draws (every action on
-    every draw; an action with continuations counts its best one)."""
-    result = _run(view, legal, rng, budget_ms, iterations, budget_ms, race=False, prune=False)
-    return [m * result["draws"] for m in result["action_means"]], result["draws"]
-
-
 # === the generic loop: options, common random numbers, racing ======================================
 
 def _options(view: dict, legal: list[dict], state, prune: bool) -> list[tuple[int, tuple]]:

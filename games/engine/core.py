@@ -184,6 +184,13 @@ class State:
         return rec
 
 
+def gettext_noop(text: str) -> str:
+    """Marks the words a game describes itself with for translation, and returns them as they are:
+    the engine knows no language (no Django); the site translates them where it shows them
+    (games/labels.py), and Django's makemessages finds them by this name."""
+    return text
+
+
 class GameRules:
     """Dealing and match-level rules of one game; one instance per game in ``GAMES``."""
 
@@ -191,6 +198,9 @@ class GameRules:
     variants: tuple[str, ...]      # the first is the default
     seats: int
     state_class: type[State]
+    # Words for people, in English, marked for translation (``gettext_noop``).
+    title: str                     # the game's name
+    goal: str                      # what ends a match, with ``{n}`` for ``target``
 
     def check_variant(self, variant: str | None) -> str:
         variant = variant or self.variants[0]
@@ -216,6 +226,15 @@ class GameRules:
     def partners(self, seat: int, variant: str | None = None) -> list[int]:
         """The other seats of ``seat``'s team (empty where everyone plays alone)."""
         return [s for s in self.teams(variant)[self.team_of(seat, variant)] if s != seat]
+
+    def partnerships(self, variant: str | None = None) -> bool:
+        """Whether partners share a score (some team holds several seats)."""
+        return any(len(team) > 1 for team in self.teams(variant))
+
+    def one_on_one(self, variant: str | None = None) -> bool:
+        """Whether a match is two players against each other, each alone: beating the other wins
+        it, and a player who abandons it loses it to the other."""
+        return self.seats == 2 and not self.partnerships(variant)
 
     def seat_scores(self, variant: str, scores: list[int]) -> list[int]:
         """A match's scores per seat: each seat gets its team's column."""
@@ -246,7 +265,8 @@ class GameRules:
         """The game as the site's pages and the table client need it (JSON-ready)."""
         variant = self.check_variant(variant)
         return {"game": self.name, "variant": variant, "seats": self.seats,
-                "teams": self.teams(variant), "lower_wins": self.lower_wins,
+                "teams": self.teams(variant), "partnerships": self.partnerships(variant),
+                "one_on_one": self.one_on_one(variant), "lower_wins": self.lower_wins,
                 "target": self.target(variant), "deal_points": self.deal_points_key}
 
     def public_action(self, action: dict) -> dict:
@@ -339,7 +359,7 @@ def _dealt(rules: GameRules, variant: str, dealer: int, deal_number: int, rng,
     """``deal_cards`` of a shuffled deck, plus ``fair`` (without the server seed) for seeds."""
     if seeds is None:
         return rules.deal_cards(variant, dealer, C.shuffled(rules.deck(variant), rng))
-    dealt = F.deal_from_seeds(rules.name, variant, dealer, seeds, deal_number)
+    dealt = F.deal_from_seeds(rules, variant, dealer, seeds, deal_number)
     return dict(dealt, fair=seeds.fair_object())
 
 

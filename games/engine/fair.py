@@ -20,7 +20,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 DERIVATION = "cardroom-hmac-sha256-fisher-yates/1"
 DOMAIN = "cardroom-deal/1"          # the first element of the serialised context
@@ -133,19 +133,10 @@ class DealSeeds:
         return fair_object(self.server_seed, self.client_seeds, self.label, reveal=reveal)
 
 
-def starting_deck(game: str, variant: str) -> list[int]:
-    """The deck before the shuffle: ascending card index (clubs, diamonds, hearts, spades; 2..A
-    within a suit), only the ranks the variant plays with."""
-    from .core import get_rules     # the registry imports the game modules lazily
-    rules = get_rules(game)
-    return list(rules.deck(rules.check_variant(variant)))
-
-
-def deal_from_seeds(game: str, variant: str, dealer: int, seeds: DealSeeds, deal_number: int) -> dict:
-    """What ``GameRules.deal_cards`` gives for the deck these seeds derive: ``{"hands": ...}``
-    plus, in Sixty-six, ``"stock"`` and ``"trump_card"``."""
-    from .core import get_rules
-    rules = get_rules(game)
+def deal_from_seeds(rules, variant: str, dealer: int, seeds: DealSeeds, deal_number: int) -> dict:
+    """What ``rules.deal_cards`` (a game's ``GameRules``) gives for the deck these seeds derive:
+    ``{"hands": ...}`` plus, in Sixty-six, ``"stock"`` and ``"trump_card"``. The rules are given,
+    not looked up: the registry (core.py) deals through this module."""
     variant = rules.check_variant(variant)
     deck = shuffle(rules.deck(variant), seeds.server_seed, seeds.client_seeds, seeds.label, deal_number)
     return rules.deal_cards(variant, dealer, deck)
@@ -187,8 +178,9 @@ def differences(expected: dict, actual: dict) -> Iterator[str]:
             yield f"{key} is {actual.get(key)}, the seeds deal {expected[key]}"
 
 
-def check_record(record: Any) -> dict:
-    """Verify a deal record's ``fair`` object; returns the derived deal, raises NotVerified."""
+def check_record(record: Any, rules_of: Callable[[str], Any]) -> dict:
+    """Verify a deal record's ``fair`` object; returns the derived deal, raises NotVerified.
+    ``rules_of`` is the registry's lookup of a game's rules by name (``core.get_rules``)."""
     if not isinstance(record, dict):
         raise NotVerified("a deal record must be a JSON object")
     fair = record.get("fair")
@@ -213,8 +205,8 @@ def check_record(record: Any) -> dict:
         raise NotVerified("client_seeds must list one seed (or null) per seat")
     try:
         seeds = DealSeeds(seed, tuple(client_seeds), fair.get("label"))
-        expected = deal_from_seeds(record.get("game"), record.get("variant"), record.get("dealer"),
-                                   seeds, record.get("deal_number", 0))
+        expected = deal_from_seeds(rules_of(record.get("game")), record.get("variant"),
+                                   record.get("dealer"), seeds, record.get("deal_number", 0))
     except (ValueError, TypeError, IndexError) as exc:
         raise NotVerified(f"cannot derive the deal: {exc}") from None
     diff = list(differences(expected, dealt_cards(record)))

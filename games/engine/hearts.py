@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import cards as C
-from .core import DealSetup, GameRules, IllegalAction, State, register
+from .core import DealSetup, GameRules, IllegalAction, State, gettext_noop, register
 
 MATCH_END = 100             # a match ends once someone reaches it
 PASS_FLAG = 1 << 52
@@ -473,6 +473,8 @@ def _card_field(value) -> int:
 
 class HeartsRules(GameRules):
     name = "hearts"
+    title = gettext_noop("Hearts")
+    goal = gettext_noop("The match ends at {n}; lowest score wins")
     variants = ("standard", "jack_of_diamonds")
     seats = 4
     state_class = HeartsState

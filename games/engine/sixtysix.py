@@ -33,7 +33,7 @@ Decisions where the traditional rules leave room (docs/RULES.md collects them):
 from __future__ import annotations
 
 from . import cards as C
-from .core import DealSetup, GameRules, IllegalAction, State, register
+from .core import DealSetup, GameRules, IllegalAction, State, gettext_noop, register
 
 MARRIAGE = 64
 MARRIAGE_DECLARE = 128
@@ -674,6 +674,8 @@ def _display(mask: int) -> list[str]:
 
 class SixtySixRules(GameRules):
     name = "sixtysix"
+    title = gettext_noop("Sixty-six")
+    goal = gettext_noop("First to {n} game points")
     variants = ("kurnik", "schnapsen", "santase")
     seats = 2
     state_class = SixtySixState

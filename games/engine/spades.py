@@ -14,7 +14,7 @@ blind-nil choice is ``BLIND_ACCEPT`` or ``BLIND_DECLINE``. Scores and bags are p
 from __future__ import annotations
 
 from . import cards as C
-from .core import DealSetup, GameRules, IllegalAction, State, register
+from .core import DealSetup, GameRules, IllegalAction, State, gettext_noop, register
 
 BLIND_NIL, BID, PLAY, OVER = range(4)
 PHASE_NAMES = ("blind_nil", "bid", "play", "over")
@@ -415,6 +415,8 @@ def _seat_cards(leader: int, cards) -> list[dict]:
 
 class SpadesRules(GameRules):
     name = "spades"
+    title = gettext_noop("Spades")
+    goal = gettext_noop("First team to {n}")
     variants = ("standard",)
     seats = 4
     state_class = SpadesState

@@ -14,6 +14,7 @@ import argparse
 import sys
 from typing import Any, Iterable, TextIO
 
+from .core import get_rules
 from .fair import NotVerified, check_record
 from .replay import read_records
 
@@ -26,7 +27,7 @@ def _name(record: Any, index: int) -> str:
 
 def check(record: Any, index: int, out: TextIO) -> bool:
     try:
-        check_record(record)
+        check_record(record, get_rules)
     except NotVerified as exc:
         out.write(f"{_name(record, index)}: not verified: {exc}\n")
         return False

@@ -17,6 +17,21 @@ def game_label(game):
     return labels.game_label(game)
 
 
+@register.simple_tag
+def site_games():
+    """``{% site_games as nav_games %}``: every game (``name``, translated ``label``), in the
+    engine's order: the site's menu lists what the engine plays."""
+    return labels.site_games()
+
+
+@register.simple_tag
+def game_goals():
+    """``{% game_goals as goals %}``: each game's name and translated goal (``{n}``: its target)."""
+    from games.engine.core import GAME_NAMES
+
+    return [{"name": game, "goal": labels.game_goal(game)} for game in GAME_NAMES]
+
+
 @register.filter
 def variant_label(variant):
     """``{{ table.variant|variant_label }}``: "jack_of_diamonds" → "Jack of diamonds"."""

@@ -7,7 +7,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from accounts import names
-from accounts.models import User, guest_user
+from accounts.models import User, confusable_with_existing, guest_user
 
 from .test_register import field_errors, register
 
@@ -65,8 +65,8 @@ def test_the_key_is_kept_with_the_name_and_found_in_one_indexed_lookup(make_user
     field = User._meta.get_field("name_key")
     assert field.db_index
     with CaptureQueriesContext(connection) as queries:
-        assert names.confusable_with_existing("b0b")
-        assert not names.confusable_with_existing("b0b", exclude_pk=user.pk)
+        assert confusable_with_existing("b0b")
+        assert not confusable_with_existing("b0b", exclude_pk=user.pk)
     assert len(queries) == 2 and all('"name_key" =' in q["sql"] for q in queries)
 
 

@@ -3,7 +3,7 @@ people's decisions, and who may read it."""
 import pytest
 from django.test import Client
 
-from analysis import services, tasks
+from analysis import scheduling, services, tasks
 from analysis.models import Analysis, Takeover
 from games.signals import match_finished, seat_taken_over
 from games.models import Deal
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def quick(settings, monkeypatch):
     settings.ANALYSIS_ITERATIONS = 24
     queued = []
-    monkeypatch.setattr(tasks, "_enqueue", queued.append)
+    monkeypatch.setattr(scheduling, "_enqueue", queued.append)
     return queued
 
 

@@ -18,7 +18,7 @@ from tests.embedded import ROOT, embedded_site
 
 SETUP = """
 import json
-from accounts import tokens
+from botapi import tokens
 from accounts.models import User
 from botapi import services as botapi
 from games import services
@@ -78,7 +78,7 @@ def test_the_reference_client_plays_a_whole_match_against_a_house_bot(site):
 
 BOT = """
 import json
-from accounts import tokens
+from botapi import tokens
 from accounts.models import User
 from botapi import services as botapi
 bot = User.objects.create_user("{name}", password="x-Secret-123")

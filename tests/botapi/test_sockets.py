@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async as db
 from channels.testing import WebsocketCommunicator
 
-from accounts import tokens
+from botapi import tokens
 from botapi import services as botapi
 from config.routing import application
 from games import bots, services

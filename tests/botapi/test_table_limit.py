@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts import tokens
+from botapi import tokens
 from botapi import services
 from botapi.models import Challenge
 from games import services as games

@@ -1,9 +1,9 @@
-"""API tokens: made only for bot accounts, stored as a hash, checked, revoked (accounts/tokens.py)."""
+"""API tokens: made only for bot accounts, stored as a hash, checked, revoked (botapi/tokens.py)."""
 import hashlib
 
 import pytest
 
-from accounts import tokens
+from botapi import tokens
 from accounts.models import ApiToken
 from botapi import services
 from games.errors import ServiceError

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts import tokens
+from botapi import tokens
 from accounts.models import ApiToken
 from botapi import services
 from botapi.models import Challenge

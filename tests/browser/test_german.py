@@ -3,7 +3,7 @@ tablet, German on a phone): the home page, the Sixty-six rules and a Sixty-six t
 sideways scrolling and with no button cut short by the longer German words. Screenshots of each."""
 import pytest
 
-from games.rules_views import TITLES
+from games.rules_views import title
 from tests.browser.test_deal_results import sixtysix_on_lead
 from tests.browser.test_tables import register, wait_my_turn
 
@@ -39,7 +39,7 @@ def test_a_german_browser_reads_the_site_in_german(server, new_page, artifacts, 
     page.screenshot(path=str(artifacts / f"home-de-{kind}.png"), full_page=True)
 
     page.goto(f"{server.url}/rules/sixtysix/")
-    assert page.locator("h1").inner_text() == TITLES["sixtysix"]["de"]
+    assert page.locator("h1").inner_text() == title("sixtysix", "de")
     assert page.locator("#close").inner_text() == "Zudrehen"
     assert sideways_overflow(page) <= 0
     page.screenshot(path=str(artifacts / f"rules-de-{kind}.png"))

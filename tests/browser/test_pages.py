@@ -23,7 +23,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from accounts import tokens
+from botapi import tokens
 from accounts.models import User
 from botapi import services as botapi
 from games import services as games

@@ -294,7 +294,7 @@ async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consum
     from autobahn.exception import Disconnected
     from uvicorn.protocols.utils import ClientDisconnected
 
-    from games.consumers import ThinConsumer
+    from games.socket_base import ThinConsumer
 
     error = {"daphne": Disconnected, "uvicorn": ClientDisconnected}[gone]
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import loading, messages, services
 from games.engine import fair, verify
+from games.engine.core import get_rules
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
@@ -55,7 +56,7 @@ def test_play_now_commits_first_then_draws_from_the_players_seed_at_once(make_us
     assert deal.record["fair"] == {"derivation": fair.DERIVATION, "commitment": committed["commitment"],
                                    "label": f"match:{deal.match_id}", "client_seeds": [SEED_A, None]}
     revealed = dict(deal.record, fair=dict(deal.record["fair"], server_seed=deal.server_seed))
-    assert fair.check_record(revealed)
+    assert fair.check_record(revealed, get_rules)
     assert public_fair(t.pk)["deal"] == dict(deal.record["fair"], deal_number=0)
     assert Table.objects.get(pk=t.pk).status == Table.Status.PLAYING
     texts = [m[1].get("text", "") for m in sent]

@@ -52,3 +52,46 @@ def test_it_offers_the_labels_in_the_create_table_form():
         form = CreateTableForm(rules=get_rules("hearts"))
         assert [(v, str(label)) for v, label in form.fields["variant"].choices] == \
             [("standard", "Standardowy"), ("jack_of_diamonds", "Walet karo")]
+
+
+# --- the games themselves: the engine's words, translated here ---------------------------------------
+def test_it_names_each_game_in_the_readers_language_from_the_engines_words():
+    from games.labels import game_label, site_games
+
+    with translation.override("pl"):
+        assert game_label("hearts") == "Kierki"
+        assert [g["name"] for g in site_games()] == list(GAME_NAMES)
+    assert game_label("sixtysix") == get_rules("sixtysix").title
+    assert game_label("poker") == "poker" and game_label(None) == ""
+
+
+def test_the_choices_of_a_game_field_are_the_engines_games():
+    from games.models import GAME_CHOICES
+
+    assert [(g, str(label)) for g, label in GAME_CHOICES] == [(g, get_rules(g).title) for g in GAME_NAMES]
+
+
+@pytest.mark.django_db
+def test_the_menu_links_every_game_of_the_engine(client):
+    html = client.get(reverse("home")).content.decode()
+    menu = html[html.index('class="games-nav"'):html.index("</nav>")]
+    for game in GAME_NAMES:
+        assert f'href="{reverse("lobby", args=[game])}">{get_rules(game).title}</a>' in menu
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_table_clients_dictionary_has_each_games_goal_from_the_engine(lang):
+    import json
+
+    from django.template.loader import render_to_string
+
+    from games.labels import game_goal
+
+    with translation.override(lang):
+        html = render_to_string("games/_table_i18n.html")
+        goals = {g: game_goal(g) for g in GAME_NAMES}
+    words = json.loads(re.search(r'type="application/json">(.*)</script>', html, re.S).group(1))
+    for game in GAME_NAMES:
+        assert words[f"goal_{game}"] == goals[game] and "{n}" in goals[game]
+    if lang == "pl":
+        assert words["goal_spades"] == "Pierwsza drużyna do {n}"

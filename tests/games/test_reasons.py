@@ -73,7 +73,7 @@ def deals():
     for game in core.GAME_NAMES:
         rules = core.get_rules(game)
         for variant in rules.variants:
-            for seed in range(30):
+            for seed in range(10):           # 48 of 56 codes met (49 with 30 seeds of 60 tries, at 6x the time)
                 kwargs = {"deal_number": seed % 4, "dealer": seed % rules.seats}
                 if game == "spades" and seed % 3 == 0:
                     kwargs["scores_before"] = [-150, 100] if seed % 2 else [300, 0]
@@ -84,7 +84,7 @@ def deals():
     return out
 
 
-def drive(make, rng, tries=60):
+def drive(make, rng, tries=30):
     """Play one deal out by random legal moves; return every refusal met on the way."""
     state = make()
     found = []

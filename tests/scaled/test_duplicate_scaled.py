@@ -40,6 +40,7 @@ print(json.dumps(out))
 CHECK = """
 import json
 from games.engine import fair
+from games.engine.core import get_rules
 from games.models import Deal
 from ratings.services import public_record
 from tournaments import duplicate
@@ -53,7 +54,7 @@ for rnd in Round.objects.filter(tournament=t).order_by("number"):
         records = [public_record(m, d) for d in Deal.objects.filter(match=m).order_by("number")]
         verified = 0
         for r in records:
-            fair.check_record(r)
+            fair.check_record(r, get_rules)
             assert r["fair"]["server_seed"] == rnd.seed and r["fair"]["label"] == fair.round_label(t.pk, rnd.number)
             verified += 1
         # Each seat's hand keyed by what it is: (board, position from the dealer).

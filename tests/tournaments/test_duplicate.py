@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.engine import core, fair
+from games.engine.core import get_rules
 from games.engine.core import Match
 from tournaments import duplicate as D
 
@@ -19,8 +20,8 @@ def test_sixtysix_tables_hold_the_same_hands_swapped(seed, boards, variant):
     a, b = D.dealers(2, boards, D.flipped(2, 0)), D.dealers(2, boards, D.flipped(2, 1))
     for k in range(boards):
         assert a[k] != b[k]
-        deal_a = fair.deal_from_seeds("sixtysix", variant, a[k], seeds_, k)
-        deal_b = fair.deal_from_seeds("sixtysix", variant, b[k], seeds_, k)
+        deal_a = fair.deal_from_seeds(get_rules("sixtysix"), variant, a[k], seeds_, k)
+        deal_b = fair.deal_from_seeds(get_rules("sixtysix"), variant, b[k], seeds_, k)
         assert deal_a["stock"] == deal_b["stock"] and deal_a["trump_card"] == deal_b["trump_card"]
         for s in range(2):
             p = D.position(s, a[k], 2)
@@ -36,7 +37,7 @@ def test_four_seat_tables_give_each_seat_the_same_hand_everywhere(seed, boards, 
     per_table = [D.dealers(4, boards, D.flipped(4, i)) for i in range(tables)]
     assert all(d == per_table[0] for d in per_table)
     for k in range(boards):
-        deals = [fair.deal_from_seeds(game, None, d[k], seeds_, k) for d in per_table]
+        deals = [fair.deal_from_seeds(get_rules(game), None, d[k], seeds_, k) for d in per_table]
         assert all(x["hands"] == deals[0]["hands"] for x in deals)
         assert sorted(D.position(s, per_table[0][k], 4) for s in range(4)) == [0, 1, 2, 3]
 

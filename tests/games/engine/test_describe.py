@@ -43,6 +43,33 @@ def test_it_names_partners_only_in_spades():
     assert get_rules("sixtysix").partners(0) == []
 
 
+@pytest.mark.parametrize("game,partnerships,one_on_one", [
+    ("sixtysix", False, True), ("hearts", False, False), ("spades", True, False)])
+def test_it_says_whether_partners_share_a_score_and_whether_two_play_alone(game, partnerships, one_on_one):
+    rules = get_rules(game)
+    for variant in rules.variants:
+        assert rules.partnerships(variant) is partnerships
+        assert rules.one_on_one(variant) is one_on_one
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_game_names_itself_and_its_goal_in_words_for_translation(game):
+    rules = get_rules(game)
+    assert rules.title and rules.title[0].isupper()
+    assert "{n}" in rules.goal
+
+
+def test_it_marks_the_words_for_makemessages_without_translating_them():
+    from pathlib import Path
+
+    from games.engine import core
+
+    assert core.gettext_noop("Hearts") == "Hearts"
+    for game in GAME_NAMES:
+        source = Path(core.__file__).with_name(f"{game}.py").read_text(encoding="utf-8")
+        assert f'title = gettext_noop("{get_rules(game).title}")' in source
+
+
 def test_it_gives_each_seat_its_teams_score():
     assert get_rules("spades").seat_scores("standard", [510, 320]) == [510, 320, 510, 320]
     assert get_rules("hearts").seat_scores("standard", [20, 40, 60, 100]) == [20, 40, 60, 100]
@@ -85,6 +112,7 @@ def test_it_describes_the_game_for_pages_and_the_client(game, variant):
     rules = get_rules(game)
     described = rules.describe(variant)
     assert described == {"game": game, "variant": variant, "seats": rules.seats, "teams": TEAMS[game],
+                         "partnerships": game == "spades", "one_on_one": game == "sixtysix",
                          "lower_wins": rules.lower_wins, "target": rules.target(variant),
                          "deal_points": described["deal_points"]}
     assert json.loads(json.dumps(described)) == described

@@ -137,12 +137,12 @@ def revealed_record(game="hearts", variant="standard"):
 
 @pytest.mark.parametrize("game,variant", GAME_VARIANTS)
 def test_a_revealed_record_verifies(game, variant):
-    assert fair.check_record(revealed_record(game, variant))["hands"]
+    assert fair.check_record(revealed_record(game, variant), get_rules)["hands"]
 
 
 def _fails(record, words):
     with pytest.raises(fair.NotVerified) as err:
-        fair.check_record(record)
+        fair.check_record(record, get_rules)
     assert words in str(err.value)
 
 

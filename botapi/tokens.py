@@ -16,7 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import ApiToken, User
+from accounts.models import ApiToken, User
+from games import broadcast
 
 TOKEN_PREFIX = "cr_"
 SHOWN_PREFIX = 10           # "cr_" and seven characters: enough to tell one's tokens apart
@@ -64,8 +65,6 @@ def create(user: User, name: str) -> tuple[ApiToken, str]:
 def revoke(user: User, token_id) -> ApiToken:
     """Revoke one of ``user``'s tokens (revoking it again changes nothing); once committed, the
     sockets open with it are closed."""
-    from games import broadcast
-
     row = ApiToken.objects.filter(user=user, pk=token_id).first() if str(token_id).isdigit() else None
     if row is None:
         raise TokenError("not_found", _("You have no such token."))

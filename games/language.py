@@ -1,12 +1,13 @@
-"""The language a socket's reader reads: the site's language cookie, else the browser's
-Accept-Language, else the site's default (every socket answers in it: refusals, errors)."""
+"""The language a socket speaks: its language cookie, else its browser's Accept-Language, else
+the site's default. Every socket consumer (tables, lobby, tournaments, bots) and the refusals
+before one (games/socket_guard.py) word what they send in it."""
 from __future__ import annotations
 
 from django.conf import settings
 from django.utils import translation
 
 
-def language_of(scope) -> str:
+def of_scope(scope) -> str:
     cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
     supported = {code for code, _name in settings.LANGUAGES}
     if cookie in supported:

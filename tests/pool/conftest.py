@@ -1,0 +1,9 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def pool_settings(settings):
+    settings.POOL_WINDOW_START = 100
+    settings.POOL_WINDOW_GROWTH = 10
+    settings.POOL_BOT_OFFER_SECONDS = 20
+    settings.POOL_LEASE_SECONDS = 15
