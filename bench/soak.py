@@ -238,7 +238,7 @@ HANDSHAKE_ATTEMPTS = 3
 
 
 async def connect_all(tr: SoakTable, sem: asyncio.Semaphore, pause: float = 0.5) -> None:
-    """Open every seat's socket, each retried as the browser's client retries (static/js/table.js):
+    """Open every seat's socket, each retried as the browser's client retries (static/js/table/socket.js):
     Daphne drops a handshake its application has not accepted within 5 s (its
     websocket_connect_timeout), which a loaded database can make happen (the check before the
     accept waits for a database thread). Each failed handshake is counted; a socket that never

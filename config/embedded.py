@@ -25,6 +25,7 @@ def start_embedded_celery() -> None:
     if _started.is_set():
         return
     _started.set()
+    _forget_previous_sockets()
     # Bots search in child processes (games/thinking.py: BOT_PROCESSES, one per core); the worker
     # hands a search over and goes on, so one worker thread keeps them all busy, and competes with
     # the event loop for the GIL and the write lock as little as before (three threads doubled the
@@ -61,3 +62,18 @@ def _analysis_app() -> Celery:
     analyst.config_from_object("django.conf:settings", namespace="CELERY")
     analyst.finalize()
     return analyst
+
+
+def _forget_previous_sockets() -> None:
+    """The one web process starts: the previous run's socket records are dead (games/liveness.py)."""
+    from django.db import DatabaseError
+
+    from games import liveness
+
+    try:
+        forgotten = liveness.forget_others()
+    except DatabaseError:       # not migrated yet: nothing to forget
+        log.warning("could not forget the previous run's sockets", exc_info=True)
+        return
+    if forgotten:
+        log.info("forgot %d sockets of the previous run", forgotten)

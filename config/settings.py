@@ -203,6 +203,9 @@ CELERY_BEAT_SCHEDULE = {
     "showcase": {"task": "games.tasks.showcase", "schedule": 30.0},
     # Pairs the pools' waiters as their rating windows widen, drops expired leases (pool/tasks.py).
     "pool-sweep": {"task": "pool.tasks.sweep", "schedule": env.float("POOL_SWEEP_SECONDS", default=1.0)},
+    # Removes the socket records of web processes that stopped beating (games/liveness.py).
+    "sweep-dead-sockets": {"task": "games.tasks.sweep_sockets",
+                           "schedule": env.float("PRESENCE_SWEEP_SECONDS", default=5.0)},
 }
 # Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
 # worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
@@ -231,6 +234,16 @@ GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # ho
 # A player whose last socket closed mid-match may come back within this many seconds; after it his
 # opponent may claim the win (2 players) or a bot takes his seat (4 players). games/clocks.py
 GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
+# Each web process beats every PROCESS_HEARTBEAT_SECONDS; one silent for PROCESS_EXPIRY_SECONDS is
+# dead, and the next socket sweep (PRESENCE_SWEEP_SECONDS) removes its sockets' records: its players
+# are away at most expiry + sweep (+ one beat) after a kill -9 (games/liveness.py).
+# A full garbage collection this often in each web process (games/collector.py; 0: never).
+GC_FULL_SECONDS = env.float("GC_FULL_SECONDS", default=60.0)
+GAMES_PROCESS_HEARTBEAT_SECONDS = env.float("PROCESS_HEARTBEAT_SECONDS", default=5.0)
+GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
+# A web process told to stop (SIGTERM) closes its sockets with 4503 (reconnect) and keeps their records this
+# long, so players who reconnect to another process meanwhile never turn away (games/shutdown.py).
+GAMES_RESTART_GRACE_SECONDS = env.float("RESTART_GRACE_SECONDS", default=10.0)
 # Threads per web process for socket work off the event loop (games/consumers.py). On PostgreSQL
 # a move's call spends most of its time waiting (its round trips, the GIL: 1 ms of CPU in 6-8 ms at
 # 600 tables), so moves queued for 4 threads: 8 cut the p99 at 600 scaled tables from 510-954 ms
@@ -365,5 +378,5 @@ CONTENT_SECURITY_POLICY = {
 if not DEBUG:
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "config.static_storage.StaticStorage"},
     }

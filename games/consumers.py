@@ -15,11 +15,11 @@ import logging
 import time
 from urllib.parse import parse_qs
 
-from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import broadcast, language, loading, messages, presence, services, socket_guard, socket_hooks, stages, wire
+from . import (broadcast, language, loading, messages, outages, presence, services, shutdown, socket_guard,
+               socket_hooks, stages, wire)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import TableHub
@@ -128,9 +128,10 @@ class TableConsumer(ThinConsumer):
                 self.joined = False
             if self.placing is not None:
                 await asyncio.gather(self.placing, return_exceptions=True)   # a record being written is written first
-                await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
+                if not shutdown.keeps_records():        # a restart: kept for the reconnect (games/shutdown.py)
+                    await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
                 self.placing, self.placed = None, UNPLACED
-        if seat is not None:
+        if seat is not None and not shutdown.keeps_records():
             await broadcast.send(self.channel_layer, await in_thread(self._left)())
         self.forgotten = True
 
@@ -184,9 +185,9 @@ class TableConsumer(ThinConsumer):
             while seat != self.seat or not self.joined or self.placed != seat:
                 await self._join(seat)
                 msg, seat = await in_thread(self._snapshot)()
-        except (OperationalError, InterfaceError):
-            log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
-            await self.send_json(self._unavailable())
+        except outages.UNAVAILABLE as exc:
+            log.warning("table %s: the database or Redis is unavailable", self.table_id, exc_info=True)
+            await self.send_json(outages.error(exc, self.language, self.version))
             return
         msg["type"] = kind
         if events:
@@ -252,19 +253,13 @@ class TableConsumer(ThinConsumer):
                 handler(self, data)
             except ServiceError as err:
                 return sent, self._error(err)
-            except (OperationalError, InterfaceError):
-                # The database is out of reach (restarting, say): the change was rolled back whole
-                # (were its COMMIT's answer what got lost, a retry finds the table moved on:
-                # stale). Answered, not a crash of the socket; the client may try again.
-                log.warning("table %s: the database is unavailable", self.table_id, exc_info=True)
-                return sent, self._unavailable()
+            except outages.UNAVAILABLE as exc:
+                # The database or Redis is out of reach (restarting, say): the change was rolled
+                # back whole (were its COMMIT's answer what got lost, a retry finds the table moved
+                # on: stale). Answered, not a crash of the socket; the client may try again.
+                log.warning("table %s: the database or Redis is unavailable", self.table_id, exc_info=True)
+                return sent, outages.error(exc, self.language, self.version)
         return sent, None
-
-    def _unavailable(self) -> dict:
-        with translation.override(self.language):
-            return ServiceError("unavailable", _(
-                "The server cannot reach its database just now. Please try again in a moment."),
-                self.version).as_json(self.version)
 
     def _error(self, err: ServiceError) -> dict:
         version = err.version

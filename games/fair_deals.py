@@ -13,7 +13,7 @@ without a seed at the draw adds none (null).
 
 A duplicate tournament's table (``Table.duplicate``) takes no client seeds: every board of its
 round is derived from the round's one seed, committed on the tournament page before the round's
-first deal (tournaments/duplicate_steps.py), so there is nothing to commit or wait for per deal;
+first deal (tournaments/formats/duplicate.py), so there is nothing to commit or wait for per deal;
 its deals stay hidden (``round_secret``) until the round is over at every table.
 
 Called by games/services.py under the table's lock; the Table row's ``fair_pending`` holds the

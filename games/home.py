@@ -14,6 +14,8 @@ from accounts import limits as accounts_limits
 from accounts.guests import login_as_guest
 from accounts.models import BOT_LEVELS
 
+from games.bots import levels
+
 from . import limits, services
 from .engine import core
 from .engine.core import GAME_NAMES
@@ -74,7 +76,7 @@ def _games(request, errors: dict | None = None) -> list[dict]:
             "name": game, "label": game_label(game), "seats": rules.seats,
             "variants": [{"value": v, "label": variant_label(v)} for v in rules.variants],
             "variant": chosen if chosen in rules.variants else rules.variants[0],
-            "level": level,
+            "level": levels.offered(game, level),      # a level merged in this game: the one it joins
             "levels": bot_level_choices(game),
             "summary": _summary_template(game, request.LANGUAGE_CODE),
             "lobby_url": reverse("lobby", args=[game]),

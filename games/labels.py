@@ -80,7 +80,19 @@ def player_labels(names: list) -> list[str]:
 
 
 def bot_level_choices(game: str) -> list[dict]:
-    """The ladder of bot levels as pickers offer it, weakest first: each level's value, label and
-    its rating measured in ``game`` (games/bots/levels.py; None where not measured)."""
+    """The ladder of bot levels as pickers offer it in ``game``, weakest first (games/bots/levels.py:
+    levels merged into the one below are left out): each level's value, label, rating (None where
+    not measured) and its measured record against the level below, in words ("" where none)."""
     return [{"value": name, "label": str(BOT_LEVEL_LABELS.get(name, name)),
-             "rating": levels.rating(game, name)} for name in levels.NAMES]
+             "rating": levels.rating(game, name), "record": bot_level_record(game, name)}
+            for name in levels.shown(game)]
+
+
+def bot_level_record(game: str, name: str) -> str:
+    """What level ``name`` means in play in ``game``, from the ladder's measurement: "wins about 7
+    of 10 deals against basic"; "" where it was not measured."""
+    found = levels.record(game, name)
+    if not found:
+        return ""
+    return gettext("wins about %(n)s of 10 deals against %(level)s") % {
+        "n": found["of_10"], "level": str(BOT_LEVEL_LABELS.get(found["against"], found["against"]))}

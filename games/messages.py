@@ -135,6 +135,8 @@ def view_for(live: Live, seat: int | None) -> dict | None:
         return None
     view = live.state.view(seat)
     view.update(live.state.notes(seat))     # the rules' explanations for this seat
+    # What the seat is asked to decide: the client picks its prompt by this, never by the game.
+    view["decision"] = live.state.decision(seat, view.get("legal") or [])
     return view
 
 

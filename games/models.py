@@ -119,10 +119,20 @@ class TableSocket(models.Model):
     channel = models.CharField(max_length=200)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
+    # The web process that holds the socket (games/liveness.py): its records go when it stops beating.
+    process = models.CharField(max_length=80, blank=True, default="", db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "channel"], name="one_record_per_socket")]
         indexes = [models.Index(fields=["table", "seat"])]
+
+
+class WebProcess(models.Model):
+    """A web process's heartbeat (games/liveness.py): it pushes ``expires_at`` forward every few
+    seconds; once it has passed, the process is taken for dead and its sockets' records are removed."""
+    name = models.CharField(max_length=80, primary_key=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
 
 
 class Match(models.Model):

@@ -13,6 +13,9 @@ Recounted under the table's lock: a change in progress has read them already, an
 counted meanwhile would get neither that change's update nor, in the snapshot it reads next, its
 result (the socket joins its group before it is placed, and reads its snapshot after).
 
+Each record names the web process holding its socket: a process that dies never removes its
+records, and games/liveness.py removes them for it once its heartbeat stops.
+
 A seat's count crossing zero is what leavers are (services.seat_presence_changed: away, back;
 before the match, shown to the others at once).
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from . import services
+from .process_name import PROCESS
 from .loading import select_table
 from .models import Seat, Table, TableSocket
 
@@ -51,7 +55,7 @@ def _settle(table_id: int, channel: str, seat: int | None, *, is_open: bool) -> 
         if not is_open:
             record.delete()
         elif record is None:
-            TableSocket.objects.create(table_id=table_id, channel=channel, seat=seat)
+            TableSocket.objects.create(table_id=table_id, channel=channel, seat=seat, process=PROCESS)
             touched.add(seat)
         else:
             TableSocket.objects.filter(pk=record.pk).update(seat=seat)

@@ -623,9 +623,9 @@ def seat_presence_changed(table_id: int, seat: int, before: int, after: int) -> 
     * before the match, a seated player's first socket (he just sat down, or came back) or his
       last one closing is shown to the others at once, not with the next change.
 
-    Counts are only what the processes report: a web process killed without closing its sockets
-    never removes their records, so its players look connected (and are never away) until they
-    come back and leave again."""
+    Counts are what the processes report: a web process killed without closing its sockets
+    never removes their records itself; once its heartbeat stops, the socket sweep removes them
+    (games/liveness.py), which lands here like any close."""
     if (before > 0) == (after > 0):
         return
     with locked(table_id) as live:

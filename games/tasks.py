@@ -14,7 +14,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import scheduling, services, showcase as house_tables
+from . import liveness, scheduling, services, showcase as house_tables
 from .models import Table
 
 Status = Table.Status
@@ -56,3 +56,10 @@ def overdue_tables(grace_seconds: float | None = None) -> list[int]:
     limit = timezone.now() - timedelta(seconds=grace_seconds)
     return list(Table.objects.filter(status__in=[Status.PLAYING, Status.BETWEEN_DEALS], due_at__lte=limit)
                 .values_list("pk", flat=True)[:500])
+
+
+@shared_task(name="games.tasks.sweep_sockets")
+def sweep_sockets() -> int:
+    """Remove the socket records of web processes that stopped beating (games/liveness.py): their
+    players turn away and the leaver rules apply."""
+    return liveness.sweep()

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from . import controls
+from . import controls, formats
 from .forms import TournamentForm
 from .models import Entry, Game, Round, Tournament
 
@@ -25,11 +25,23 @@ class RoundInline(admin.TabularInline):
         return False   # rounds are made by the tournament itself
 
 
+class FormatFilter(admin.SimpleListFilter):
+    """The formats of the registry (tournaments/formats/), by their names for people."""
+    title = _("format")
+    parameter_name = "format"
+
+    def lookups(self, request, model_admin):
+        return formats.choices()
+
+    def queryset(self, request, queryset):
+        return queryset.filter(format=self.value()) if self.value() else queryset
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ("name", "game", "variant", "format", "starts_at", "status", "current_round")
-    list_filter = ("status", "game", "format")
+    list_display = ("name", "game", "variant", "format_label", "starts_at", "status", "current_round")
+    list_filter = ("status", "game", FormatFilter)
     readonly_fields = ("status", "cancel_reason", "current_round", "next_round_at", "ends_at", "paused_at",
                        "started_at", "finished_at", "version")
     inlines = [EntryInline, RoundInline]
@@ -62,6 +74,10 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description=_("Resume"))
     def resume(self, request, queryset):
         self._run(request, queryset, controls.resume, _("Resumed: %(n)s."))
+
+    @admin.display(description=_("format"), ordering="format")
+    def format_label(self, obj):
+        return formats.of(obj).label
 
     def save_model(self, request, obj, form, change):
         if not change and obj.created_by_id is None:

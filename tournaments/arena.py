@@ -1,5 +1,5 @@
 """Arena tournaments: scoring and pairing, pure functions over plain data (no Django:
-docs/ARCHITECTURE.md). The arena's steps (tournaments/arena_steps.py) call them inside the
+docs/ARCHITECTURE.md). The arena's steps (tournaments/formats/arena.py) call them inside the
 tournament's lock.
 
 An arena runs for a time window. Whoever is free is paired at once; nobody waits for a round.

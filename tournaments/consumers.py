@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from games import language
 from games.limits import FLOODING, SocketLimiter
 
-from . import services
+from . import page
 from .models import Tournament
 
 NOT_FOUND = 4404
@@ -33,10 +33,10 @@ class TournamentConsumer(WebsocketConsumer):
             self.close(code=NOT_FOUND, reason=reason)
             return
         # Join first, then snapshot: nothing committed in between is missed.
-        self.group = services.group_name(tid)
+        self.group = page.group_name(tid)
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
-        self._send({"type": "snapshot", "state": services.state(Tournament.objects.get(pk=tid))})
+        self._send({"type": "snapshot", "state": page.state(Tournament.objects.get(pk=tid))})
 
     def disconnect(self, code):
         if self.group:

@@ -1,15 +1,17 @@
-"""Running a tournament by hand, and a player's own pause in an arena: part of the service layer
-(each locks the tournament row as tournaments/services.py does, bumps its version and tells the
-page on commit). Every refusal is a ``TournamentError`` with a reason for the person. *Admins* are superusers and
-those allowed to change tournaments in the admin; *staff* are users with ``is_staff``.
+"""Running a tournament by hand, and a player's own pause where his format lets him pause: part of
+the service layer (each locks the tournament row as tournaments/services.py does, bumps its version
+and tells the page on commit). Every refusal is a ``TournamentError`` with a reason for the person.
+*Admins* are superusers and those allowed to change tournaments in the admin; *staff* are users
+with ``is_staff``. What a format allows is its own to say (tournaments/formats/base.py).
 
 * ``start_now`` (admins): a scheduled tournament starts at once, when enough players entered.
-* ``add_round`` (admins): a Swiss gets one more round, also after its last round has been paired.
+* ``add_round`` (admins): one more round (also after the last round has been paired), where the
+  format does not fix its rounds (``Format.add_round_refused``).
 * ``pause`` / ``resume`` (admins and staff): while paused, running matches go on and count, but no
   round starts, nobody is paired in an arena and the final ranking waits; an arena's window is
   moved on by the length of the pause, so its players lose no time.
-* ``pause_me`` / ``come_back`` (arena entrants): a paused player is not paired; a match he is
-  playing goes on.
+* ``pause_me`` / ``come_back`` (entrants of a format whose ``players_pause_themselves``: the
+  arena): a paused player is not paired; a match he is playing goes on.
 """
 from __future__ import annotations
 
@@ -17,12 +19,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import scheduling, services
+from . import formats, services, steps
 from .models import Entry, Tournament
 from .services import TournamentError
 
 Status = Tournament.Status
-Format = Tournament.Format
 
 
 def is_admin(user) -> bool:
@@ -35,14 +36,10 @@ def is_staff(user) -> bool:
 
 
 def _locked(tournament_id: int) -> Tournament:
-    t = services._lock(tournament_id)
+    t = steps.lock(tournament_id)
     if t is None:
         raise TournamentError(_("There is no such tournament."))
     return t
-
-
-def _advance_on_commit(tid: int) -> None:
-    transaction.on_commit(lambda: scheduling.enqueue_advance(tid))
 
 
 def start_now(tournament_id: int, user) -> None:
@@ -58,7 +55,7 @@ def start_now(tournament_id: int, user) -> None:
                                   % {"n": n, "min": max(2, t.min_entries)})
         now = timezone.now()
         t.starts_at = now
-        services._start(t, now)
+        services.begin(t, now)
 
 
 def add_round(tournament_id: int, user) -> None:
@@ -68,17 +65,14 @@ def add_round(tournament_id: int, user) -> None:
         t = _locked(tournament_id)
         if t.status not in (Status.SCHEDULED, Status.RUNNING):
             raise TournamentError(_("The tournament has ended."))
-        if t.format == Format.ROUND_ROBIN:
-            raise TournamentError(_("A round robin has as many rounds as it needs: everyone meets everyone once."))
-        if t.format == Format.ELIMINATION:
-            raise TournamentError(_("An elimination ends with its final: it cannot have another round."))
-        if t.format == Format.ARENA:
-            raise TournamentError(_("An arena has no rounds: it runs for its time window."))
+        refused = formats.of(t).add_round_refused
+        if refused:
+            raise TournamentError(str(refused))
         if t.rounds >= 99:
             raise TournamentError(_("A tournament has at most 99 rounds."))
         t.rounds += 1
-        services._bump(t)
-        _advance_on_commit(t.pk)
+        steps.bump(t)
+        steps.enqueue_advance_at(t.pk)
 
 
 def pause(tournament_id: int, user) -> None:
@@ -91,7 +85,7 @@ def pause(tournament_id: int, user) -> None:
         if t.paused_at is not None:
             raise TournamentError(_("The tournament is already paused."))
         t.paused_at = timezone.now()
-        services._bump(t)
+        steps.bump(t)
 
 
 def resume(tournament_id: int, user) -> None:
@@ -105,14 +99,14 @@ def resume(tournament_id: int, user) -> None:
         if t.ends_at is not None:
             t.ends_at += now - t.paused_at
         t.paused_at = None
-        services._bump(t)
-        _advance_on_commit(t.pk)
+        steps.bump(t)
+        steps.enqueue_advance_at(t.pk)
         if t.ends_at is not None:
-            services._enqueue_advance_at(t.pk, t.ends_at)
+            steps.enqueue_advance_at(t.pk, t.ends_at)
 
 
-def _arena_entry(t: Tournament, user) -> Entry:
-    if t.format != Format.ARENA:
+def _own_entry(t: Tournament, user) -> Entry:
+    if not formats.of(t).players_pause_themselves:
         raise TournamentError(_("Only arena players pause themselves."))
     if t.status != Status.RUNNING:
         raise TournamentError(_("The arena is not running."))
@@ -128,21 +122,22 @@ def pause_me(tournament_id: int, user) -> None:
     """No new match for him until he comes back; the match he is playing goes on."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        entry = _arena_entry(t, user)
+        entry = _own_entry(t, user)
         if not entry.paused:
             entry.paused = True
             entry.save(update_fields=["paused"])
-            services._bump(t)
+            steps.bump(t)
 
 
 def come_back(tournament_id: int, user) -> None:
     """Paired again from now (at once when someone is free)."""
     with transaction.atomic():
         t = _locked(tournament_id)
-        entry = _arena_entry(t, user)
+        entry = _own_entry(t, user)
         if entry.paused:
             entry.paused = False
             entry.free_since = timezone.now()
             entry.save(update_fields=["paused", "free_since"])
-            services._bump(t)
-            _advance_on_commit(t.pk)
+            steps.bump(t)
+            steps.enqueue_advance_at(t.pk)
+

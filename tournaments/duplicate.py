@@ -47,10 +47,10 @@ def dealers(seats: int, boards: int, flipped: bool = False) -> list[int]:
     return [(k + shift) % seats for k in range(boards)]
 
 
-def flipped(seats: int, table_index: int) -> bool:
-    """Sixty-six (two seats): every second table of the round plays the boards with the hands
-    swapped. Four-seat games deal the same at every table."""
-    return seats == 2 and table_index % 2 == 1
+def flipped(one_on_one: bool, table_index: int) -> bool:
+    """Two players alone (Sixty-six): every second table of the round plays the boards with the
+    hands swapped. Four-seat games deal the same at every table."""
+    return one_on_one and table_index % 2 == 1
 
 
 def position(seat: int, dealer: int, seats: int) -> int:

@@ -4,11 +4,15 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import BOT_LEVELS
 from games.engine import core
 
+from . import formats
 from .models import Tournament
 
 
 class TournamentForm(forms.ModelForm):
-    """The admin's form: the checks a tournament needs before it can run by itself."""
+    """The admin's form: the checks a tournament needs before it can run by itself (the format's
+    own checks are its ``clean``: tournaments/formats/)."""
+
+    format = forms.ChoiceField(label=_("format"), choices=formats.choices, initial=formats.NAMES[0])
 
     class Meta:
         model = Tournament
@@ -25,9 +29,9 @@ class TournamentForm(forms.ModelForm):
         variant = data.get("variant") or ""
         if variant and variant not in rules.variants:
             self.add_error("variant", _("Choose one of: %(variants)s.") % {"variants": ", ".join(rules.variants)})
-        fmt = data.get("format")
-        if rules.seats != 2 and fmt in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ELIMINATION):
-            self.add_error("format", _("Four-player games are played as Swiss tournaments."))
+        fmt = formats.FORMATS.get(data.get("format"))
+        for field, reason in fmt.clean(data, rules.seats) if fmt else ():
+            self.add_error(field, reason)
         bank, inc = data.get("bank_seconds"), data.get("increment_seconds")
         if bank is not None and not 10 <= bank <= 3600:
             self.add_error("bank_seconds", _("Between 10 and 3600 seconds."))
@@ -38,16 +42,6 @@ class TournamentForm(forms.ModelForm):
             self.add_error("min_entries", _("At least two."))
         if lo is not None and hi is not None and hi < lo:
             self.add_error("max_entries", _("Not fewer than the minimum."))
-        if fmt == Tournament.Format.SWISS and not data.get("rounds"):
-            self.add_error("rounds", _("A Swiss tournament needs at least one round."))
-        if fmt == Tournament.Format.DUPLICATE and not data.get("rounds"):
-            self.add_error("rounds", _("A duplicate tournament needs at least one round."))
-        boards = data.get("boards")
-        if fmt == Tournament.Format.DUPLICATE and boards is not None and not 1 <= boards <= 24:
-            self.add_error("boards", _("Between 1 and 24 boards."))
-        minutes = data.get("arena_minutes")
-        if fmt == Tournament.Format.ARENA and minutes is not None and not 5 <= minutes <= 720:
-            self.add_error("arena_minutes", _("Between 5 and 720 minutes."))
         if data.get("bot_level") not in BOT_LEVELS:
             self.add_error("bot_level", _("Choose one of: %(variants)s.") % {"variants": ", ".join(BOT_LEVELS)})
         opens, starts = data.get("registration_opens_at"), data.get("starts_at")

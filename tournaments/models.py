@@ -11,13 +11,6 @@ from games.models import GAME_CHOICES, Table
 
 
 class Tournament(models.Model):
-    class Format(models.TextChoices):
-        SWISS = "swiss", _("Swiss")
-        ROUND_ROBIN = "round_robin", _("Round robin")
-        ELIMINATION = "elimination", _("Single elimination")
-        ARENA = "arena", _("Arena")
-        DUPLICATE = "duplicate", _("Duplicate")
-
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("scheduled")
         RUNNING = "running", _("running")
@@ -28,7 +21,8 @@ class Tournament(models.Model):
     game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
     variant = models.CharField(_("variant"), max_length=32, blank=True,
                                help_text=_("Empty: the game's default variant."))
-    format = models.CharField(_("format"), max_length=16, choices=Format.choices, default=Format.SWISS)
+    # The name of one of tournaments/formats/ (its registry: the admin's form offers them).
+    format = models.CharField(_("format"), max_length=16, default="swiss")
     rounds = models.PositiveSmallIntegerField(
         _("rounds"), default=5,
         help_text=_("Swiss and duplicate only; a round robin and an elimination have as many rounds as they need."))
@@ -53,6 +47,7 @@ class Tournament(models.Model):
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     cancel_reason = models.CharField(_("cancel reason"), max_length=200, blank=True)
+    # Formats played in rounds: the round being played or the last one (0: none yet; an arena: always).
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
     # Set when a round has ended: the next one starts then (the break).
     next_round_at = models.DateTimeField(null=True, blank=True)
@@ -72,6 +67,12 @@ class Tournament(models.Model):
         ordering = ["starts_at", "pk"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+
+    @property
+    def one_on_one(self) -> bool:
+        """Two players alone against each other (the engine knows; pages ask this)."""
+        from games.engine.core import get_rules
+        return get_rules(self.game).one_on_one(self.variant or None)
 
     @property
     def seats(self) -> int:
@@ -107,6 +108,9 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
+    """A round of the formats played in rounds; an arena's games hang off one Round, its time
+    window (tournaments/formats/arena.py)."""
+
     class Status(models.TextChoices):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")

@@ -9,8 +9,8 @@ from django.views.decorators.http import require_POST
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES
 
-from . import controls, services
-from .models import Entry, Game, Tournament
+from . import controls, formats, services
+from .models import Entry, Game, Round, Tournament
 
 GAME_LABELS = dict(GAME_CHOICES)
 
@@ -21,6 +21,8 @@ def tournament_list(request):
     entries = dict(Entry.objects.filter(tournament__in=upcoming, withdrawn=False).values_list("tournament")
                    .annotate(n=Count("id")).values_list("tournament", "n"))
     now = timezone.now()
+    for t in [t for items in groups.values() for t in items]:
+        t.format_label = formats.of(t).label
     for t in upcoming:      # what the list says of each: entries, and whether one can register
         t.entry_count = entries.get(t.pk, 0)
         t.shown_variant = t.variant or get_rules(t.game).variants[0]
@@ -31,44 +33,34 @@ def tournament_list(request):
         else:
             t.registration = "closed"
     return render(request, "tournaments/list.html", {
-        "groups": groups, "game_labels": GAME_LABELS,
+        "groups": groups, "game_labels": GAME_LABELS, "formats": formats.FORMATS.values(),
         "lobbies": [(g, GAME_LABELS[g]) for g in GAME_NAMES]})
 
 
 def _context(request, t: Tournament) -> dict:
     state = services.state(t)
+    fmt = formats.of(t)
+    now = timezone.now()
     mine = None
     if request.user.is_authenticated:
         mine = Entry.objects.filter(tournament=t, user=request.user, withdrawn=False).first()
     return {
-        "t": t, "state": state, "mine": mine, "game_label": GAME_LABELS.get(t.game, t.game),
+        "t": t, "fmt": fmt, "state": state, "mine": mine, "game_label": GAME_LABELS.get(t.game, t.game),
         "my_table": _my_table(t, mine), "is_admin": controls.is_admin(request.user),
-        "is_staff": controls.is_staff(request.user), "now": timezone.now(),
+        "is_staff": controls.is_staff(request.user), "now": now,
         "registration_open": services.registration_open(t),
         "can_register": (services.registration_open(t) and request.user.is_authenticated
                          and not request.user.is_guest and mine is None),
         "full": len(state["entries"]) >= t.max_entries,
-        **_arena_clock(t),
+        **fmt.page_context(t, now),
     }
-
-
-def _arena_clock(t: Tournament) -> dict:
-    """The arena's progress bar: seconds of the window (pauses included) and gone so far."""
-    if t.format != Tournament.Format.ARENA or t.started_at is None or t.ends_at is None:
-        return {}
-    now = t.paused_at or timezone.now()
-    total = max(1, int((t.ends_at - t.started_at).total_seconds()))
-    elapsed = min(total, max(0, int((now - t.started_at).total_seconds())))
-    left = total - elapsed
-    return {"arena_total": total, "arena_elapsed": elapsed, "ended": left <= 0,
-            "arena_left_text": f"{left // 60}:{left % 60:02d}"}
 
 
 def _my_table(t: Tournament, mine: Entry | None) -> int | None:
     """The table of the viewer's match now being played, if any."""
     if mine is None or t.status != Tournament.Status.RUNNING:
         return None
-    running = Game.objects.filter(round__tournament=t, round__number=t.current_round, result__isnull=True,
+    running = Game.objects.filter(round__tournament=t, round__status=Round.Status.PLAYING, result__isnull=True,
                                   table__isnull=False).values_list("table_id", "players")
     return next((table for table, players in running if mine.pk in players), None)
 
@@ -84,7 +76,7 @@ def detail(request, tournament_id):
 def live(request, tournament_id):
     """The live part of the page, re-rendered when the socket says something changed."""
     t = get_object_or_404(Tournament, pk=tournament_id)
-    return render(request, "tournaments/_live.html", _context(request, t))
+    return render(request, formats.of(t).template, _context(request, t))
 
 
 def _entry_change(request, tournament_id, change):

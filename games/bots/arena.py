@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from games.engine import cards as C
 from games.engine.core import Match, get_rules
-from games.bots import baseline, choose_action as choose_level
+from games.bots import base as bot_base, baseline, choose_action as choose_level
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Config:
     budget_ms: int | None
     seed: int
     max_deals: int
+    cpu_clock: bool = False     # budgets on each bot's CPU time (base.clock): a busy machine's measure
 
 
 def choose_action(level: str, view: dict, rng, budget_ms: int | None) -> dict:
@@ -64,6 +65,16 @@ def side_seats(seats: int, a_first: bool) -> tuple[list[int], list[int]]:
 
 def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
     """One match of a duplicate pair; the same ``pair`` gives the same decks."""
+    clock = bot_base.clock
+    if cfg.cpu_clock:
+        bot_base.clock = time.thread_time
+    try:
+        return _play_match(cfg, pair, a_first)
+    finally:
+        bot_base.clock = clock
+
+
+def _play_match(cfg: Config, pair: int, a_first: bool) -> dict:
     rules = get_rules(cfg.game)
     a_seats, b_seats = side_seats(rules.seats, a_first)
     level = {s: cfg.a for s in a_seats} | {s: cfg.b for s in b_seats}
@@ -81,9 +92,9 @@ def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
             seat = state.seats_to_act()[0]
             side = "a" if seat in a_seats else "b"
             view = state.view(seat)
-            t0 = time.perf_counter()
+            t0 = time.thread_time() if cfg.cpu_clock else time.perf_counter()
             action = choose_action(level[seat], view, bot_rngs[seat], cfg.budget_ms)
-            times[side].append(time.perf_counter() - t0)
+            times[side].append((time.thread_time() if cfg.cpu_clock else time.perf_counter()) - t0)
             state.apply(action)
         result = state.result()
         per_seat = _deal_points(cfg.game, result)

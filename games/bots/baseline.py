@@ -45,7 +45,18 @@ def _package(rev: str) -> str:
 
 
 def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None) -> dict:
-    """``level`` is ``git:REV:LEVEL``: that commit's dispatcher chooses (its own level budgets)."""
+    """``level`` is ``git:REV:LEVEL``: that commit's level (its module, its budget and cap)."""
     rev, _sep, name = level[len(PREFIX):].partition(":")
-    package = importlib.import_module(_package(rev))
-    return package.choose_action(name or "strong", view, rng, budget_ms)
+    package_name = _package(rev)
+    package = importlib.import_module(package_name)
+    old_levels = getattr(package, "levels", None)
+    if old_levels is None:            # before levels.py: the dispatcher named its modules itself
+        return package.choose_action(name or "strong", view, rng, budget_ms)
+    found = old_levels.get(name or "strong")
+    # The levels name their modules ``games.bots.X``: today's code. Take that commit's instead
+    # (its dispatcher alone would search with today's modules at the old budgets).
+    module = importlib.import_module(found.module.replace("games.bots", package_name, 1))
+    budget = found.budget_ms if budget_ms is None else budget_ms
+    cap = getattr(found, "cap_ms", None)
+    extra = {"cap_ms": cap} if cap is not None and budget_ms is None else {}
+    return module.choose_action(view, rng, budget, **extra)

@@ -31,7 +31,6 @@ from games.engine import hearts as H
 from . import basic, paired, trick_solver as T
 
 EPSILON = 0.08
-PASS_BUDGET_FACTOR = 5      # the pass may think this many times the play's budget
 PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
 MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
                             # many, goes for the moon and the others stop it (measured against
@@ -251,14 +250,10 @@ def pass_candidates(view: dict) -> list[dict]:
     return [{"seat": seat, "type": "pass", "cards": [C.CODES[c] for c in t]} for t in seen]
 
 
-def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None,
-                cap_ms: float | None = None) -> dict:
+def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None) -> dict:
     """The candidate with the best draws, if clearly better than basic's pass (``paired``)."""
     options = pass_candidates(view)
-    rows = paired.draws(view, options, rng, _at_most(budget_ms * PASS_BUDGET_FACTOR, cap_ms),
-                        iterations, rollout)
+    # Within the play's budget, like every decision: the pass once thought 5 x the budget, which
+    # made it the slowest move of a deal (issue 33); basic's pass stays unless clearly beaten.
+    rows = paired.draws(view, options, rng, budget_ms, iterations, rollout)
     return options[paired.choose(rows, default=0)]
-
-
-def _at_most(ms: float, cap_ms: float | None) -> float:
-    return ms if cap_ms is None else min(ms, cap_ms)

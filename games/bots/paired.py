@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import random as _random
-import time
 
 from games.engine import hearts as H
 from games.engine import spades as SP
 
+from . import base
 from .sampling import sample
 
 Z = 2.0
@@ -28,7 +28,7 @@ def draws(view: dict, options: list[dict], rng, budget_ms: float, iterations: in
     """Per draw, the value of every option (``rollout(state, rng, seat)`` after it)."""
     seat = view["seat"]
     from_view = FROM_VIEW[view["game"]]
-    deadline = time.perf_counter() + budget_ms / 1000.0
+    deadline = base.clock() + budget_ms / 1000.0
     limit = iterations if iterations is not None else MAX_DRAWS
     rows: list[list[float]] = []
     moves = None
@@ -39,13 +39,13 @@ def draws(view: dict, options: list[dict], rng, budget_ms: float, iterations: in
         seed = rng.getrandbits(32)
         row = []
         for move in moves:
-            if rows and iterations is None and time.perf_counter() >= deadline:
+            if rows and iterations is None and base.clock() >= deadline:
                 return rows       # out of time mid-draw: drop it
             s = state.clone()
             s.apply_move(move, seat)
             row.append(rollout(s, _random.Random(seed), seat))
         rows.append(row)
-        if iterations is None and time.perf_counter() >= deadline:
+        if iterations is None and base.clock() >= deadline:
             break
     return rows
 

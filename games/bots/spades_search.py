@@ -29,7 +29,6 @@ from games.engine import spades as SP
 from . import basic, paired, trick_solver as T
 
 EPSILON = 0.08
-BID_BUDGET_FACTOR = 4       # a bid may think this many times the play's budget
 BID_SPREAD = 2              # candidates: basic's bid +- this many tricks
 NIL_MAX_WINNERS = 3.0       # nil is a candidate when basic counts fewer winners than this
 
@@ -176,8 +175,7 @@ def bid_candidates(view: dict, legal: list[dict]) -> list[dict]:
     return [dict(a) for a in legal if a["tricks"] in wanted]
 
 
-def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
-               cap_ms: float | None = None) -> dict:
+def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict:
     """The candidate with the best draws, if clearly better than basic's bid (``paired``)."""
     options = bid_candidates(view, legal)
     if options[0]["type"] == "blind_nil":
@@ -188,6 +186,6 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
                     if all(a.get(k) == v for k, v in rule.items())), 0)
     if len(options) == 1:
         return options[0]
-    rows = paired.draws(view, options, rng, budget_ms * BID_BUDGET_FACTOR if cap_ms is None
-                        else min(budget_ms * BID_BUDGET_FACTOR, cap_ms), iterations, rollout)
+    # Within the play's budget, like every decision (it once thought 4 x the budget: issue 33).
+    rows = paired.draws(view, options, rng, budget_ms, iterations, rollout)
     return options[paired.choose(rows, default=default)]

@@ -17,7 +17,8 @@ Budget by need (``_run``): a single legal action or a certain sixty-six claim an
 a sixty-six phase 2 in which the opponent can hold only a few hands is solved exactly for each
 (no sampling); otherwise options race: one is dropped once the leader beats it with confidence
 (paired differences) or it can be better by no stake, the search stops when one is left, at the
-draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``.
+draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``
+(a hearts pass or a spades bid keeps the budget too).
 ``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
 the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
 the exact solving of their last tricks, the hearts pass and the spades bid searches in
@@ -29,14 +30,13 @@ from __future__ import annotations
 
 import math
 import random as _random
-import time
 
 from games.engine import cards as C
 from games.engine import hearts as H
 from games.engine import sixtysix as SS
 from games.engine import spades as SP
 
-from . import basic, hearts_search, spades_search, ss_solver
+from . import base, basic, hearts_search, spades_search, ss_solver
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
 from .sampling import sample, sixtysix_hands, sixtysix_knowledge
 
@@ -48,10 +48,9 @@ CHECK_EVERY = 8           # draws between two looks at the confidence bounds
 Z = 2.5                   # one-sided normal quantile of the paired bounds (many options, many looks)
 INDIFFERENT = 0.04        # an option at most this much better than the best (with confidence) is dropped
 HARD_STAKE = 0.15         # at the budget, an option that may still be this much better keeps the search going
-CAP_FACTOR = 4            # the hardest sixty-six decisions may think CAP_FACTOR times the budget (cap_ms)
 # The stakes above are in sixty-six game points; the other games' values are scaled by their unit
-# (hearts: card points, spades: team points). Only sixty-six thinks past the budget by default
-# (measured there; hearts and spades keep their budget unless cap_ms says otherwise).
+# (hearts: card points, spades: team points). Only sixty-six thinks past the budget, to the cap its
+# level declares (measured there: it pays); hearts and spades keep their budget.
 UNIT = {"sixtysix": 1.0, "hearts": 5.0, "spades": 50.0}
 EXACT_HANDS = 12          # sixty-six phase 2: solve every hand the opponent may hold, if this few
 
@@ -62,8 +61,8 @@ FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view,
 def choose_action(view: dict, rng=None, budget_ms: int | None = None,
                   iterations: int | None = None, cap_ms: int | None = None) -> dict:
     """``budget_ms``: the thinking time of an ordinary decision (default ``DEFAULT_BUDGET_MS``);
-    the search stops sooner once the best option is separated from the others with confidence,
-    and goes on up to ``cap_ms`` (default ``CAP_FACTOR`` x the budget) while an option that may be
+    the search stops sooner once the best option is separated from the others with confidence;
+    a sixty-six play goes on up to ``cap_ms`` (None: the budget) while an option that may be
     clearly better is not ruled out. ``iterations``: exactly that many draws instead, every option
     searched on each (deterministic given the view and the rng; tests and the analysis)."""
     legal = check_view(view)
@@ -75,17 +74,16 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     if game == "hearts" and kind == "moon":
         return basic.choose_action(view, rng)
     if game == "hearts" and kind == "pass":
-        return hearts_search.choose_pass(view, rng, budget, iterations, cap_ms)
+        return hearts_search.choose_pass(view, rng, budget, iterations)
     if game == "spades" and kind in ("bid", "blind_nil"):
-        return spades_search.choose_bid(view, legal, rng, budget, iterations, cap_ms)
+        return spades_search.choose_bid(view, legal, rng, budget, iterations)
     if game == "sixtysix":
         claim = _find_claim(view, legal)
         if claim is not None:
             return claim
-    if cap_ms is not None:
-        cap = max(cap_ms, budget)
-    else:
-        cap = CAP_FACTOR * budget if game == "sixtysix" else budget
+    # Only a sixty-six play may think past the budget, and only to a cap the level declares
+    # (levels.py); every other decision (the hearts pass and the spades bid too) keeps the budget.
+    cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
     return search(view, legal, rng, budget, iterations, cap)
 
 
@@ -192,7 +190,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
     seat = view["seat"]
     from_view = FROM_VIEW[game]
     rollout = ROLLOUTS[game]
-    start = time.perf_counter()
+    start = base.clock()
     deadline = start + budget_ms / 1000.0
     cap = start + (cap_ms if cap_ms is not None else budget_ms) / 1000.0
     exact = _exact_hands(view) if game == "sixtysix" else None
@@ -226,7 +224,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
         seed = rng.getrandbits(32) if exact is None else 0
         row = []
         for k in alive:
-            if done and exact is None and iterations is None and time.perf_counter() >= cap:
+            if done and exact is None and iterations is None and base.clock() >= cap:
                 break       # out of time mid-draw: drop it, every option keeps the same draws
             s = state.clone()
             for m in options[k][1]:
@@ -246,7 +244,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             if len(alive) == 1:
                 break
         if iterations is None:
-            now = time.perf_counter()
+            now = base.clock()
             if now >= cap:
                 break
             if now >= deadline:

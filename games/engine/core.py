@@ -113,6 +113,15 @@ class State:
         ``view``, whose keys are the rules' contract with bots and records. JSON-ready."""
         return {}
 
+    def decision(self, seat: int | None, legal: list[dict]) -> dict | None:
+        """What ``seat`` is asked to decide now, for a client to choose its prompt by: ``kinds``,
+        the types of its legal actions (``legal``, as its view holds them) in their order, plus what
+        a game adds (a Hearts pass's card count, each Sixty-six marriage's points). None: nothing
+        to decide. JSON-ready."""
+        if not legal:
+            return None
+        return {"kinds": list(dict.fromkeys(a["type"] for a in legal))}
+
     # Keys of ``view`` that belong to the viewing seat (empty in a spectator's view) or repeat the
     # deal's history; a replay frame, which shows every hand beside it, leaves them out.
     SEAT_KEYS: ClassVar[tuple[str, ...]] = ("hand", "legal")
@@ -267,7 +276,8 @@ class GameRules:
         return {"game": self.name, "variant": variant, "seats": self.seats,
                 "teams": self.teams(variant), "partnerships": self.partnerships(variant),
                 "one_on_one": self.one_on_one(variant), "lower_wins": self.lower_wins,
-                "target": self.target(variant), "deal_points": self.deal_points_key}
+                "target": self.target(variant), "deal_points": self.deal_points_key,
+                "rank_order": self.rank_order}
 
     def public_action(self, action: dict) -> dict:
         """What everyone may learn of a stored action (games override: a hearts pass hides its

@@ -22,6 +22,7 @@ from .core import DealSetup, GameRules, IllegalAction, State, gettext_noop, regi
 
 MATCH_END = 100             # a match ends once someone reaches it
 PASS_FLAG = 1 << 52
+PASS_CARDS = 3           # each player passes this many cards
 MOON_SELF = 1 << 53
 MOON_OTHERS = MOON_SELF + 1
 
@@ -144,7 +145,7 @@ class HeartsState(State):
 
     def _is_legal_pass(self, seat: int, move: int) -> bool:
         cards = move ^ PASS_FLAG
-        return (move & PASS_FLAG and not self.passed[seat] and cards.bit_count() == 3
+        return (move & PASS_FLAG and not self.passed[seat] and cards.bit_count() == PASS_CARDS
                 and cards & self.hands[seat] == cards)
 
     def _playable(self, seat: int) -> int:
@@ -268,7 +269,7 @@ class HeartsState(State):
             return _card_field(action.get("card"))
         if kind == "pass":
             cards = action.get("cards")
-            if not isinstance(cards, list) or len(cards) != 3:
+            if not isinstance(cards, list) or len(cards) != PASS_CARDS:
                 raise IllegalAction("pass_three")
             mask = C.mask_of(_card_field(c) for c in cards)
             if mask.bit_count() != 3:
@@ -436,6 +437,13 @@ class HeartsState(State):
         if seat is not None:
             known |= self.hands[seat] | self.passed[seat]
         return known
+
+    def decision(self, seat, legal):
+        """Beside the kinds: a pass's ``count`` (how many cards the seat chooses)."""
+        found = super().decision(seat, legal)
+        if found is not None and "pass" in found["kinds"]:
+            found["count"] = PASS_CARDS
+        return found
 
     def notes(self, seat: int | None) -> dict:
         """``received_from``: the seat whose three passed cards this seat received (after the pass)."""

@@ -249,8 +249,12 @@ class SixtySixState(State):
         self.trump_card = self.lowest_trump
         self.shown |= C.BIT[old]
 
+    def marriage_points(self, c) -> int:
+        """A marriage of ``c``'s suit: 40 in trumps, else 20."""
+        return 40 if C.SUIT_OF[c] == self.trump else 20
+
     def _announce(self, seat, c, at_once):
-        points = 40 if C.SUIT_OF[c] == self.trump else 20
+        points = self.marriage_points(c)
         self.marriages.append((seat, C.SUIT_OF[c], points))
         self.shown |= C.BIT[PARTNER[c]]
         if at_once or (self.opts.santase and self.tricks[seat]):
@@ -380,7 +384,8 @@ class SixtySixState(State):
         return {"ended_by": self.ended_by, "by": by,
                 "claim": (self.claim_true if self.ended_by == "declare" else None),
                 "closed_by": self.closed_by if self.closed_by >= 0 else None,
-                "winner": winner, "game_points": self.game_points[winner] if winner is not None else 0,
+                "winner": winner, "loser": None if winner is None else 1 - winner,
+                "game_points": self.game_points[winner] if winner is not None else 0,
                 "why": why, "points": [self.points(0), self.points(1)], "tricks": list(self.tricks)}
 
     def claim_check(self, seat) -> dict | None:
@@ -395,13 +400,22 @@ class SixtySixState(State):
             for c in _cards(self.hands[seat] & self.opts.queens_and_kings):
                 if PARTNER[c] >= 0 and self.hands[seat] >> PARTNER[c] & 1:
                     suit = C.SUITS[C.SUIT_OF[c]]
-                    with_marriage[suit] = now + (40 if C.SUIT_OF[c] == self.trump else 20)
+                    with_marriage[suit] = now + self.marriage_points(c)
         if self.closed_by == seat:
             gives = 3 if self.opts.santase or not self.closer_opp_had_trick else 2
         else:
             gives = 2 if self.tricks[1 - seat] > 0 else 3
         return {"points": now, "enough": now >= TARGET, "with_marriage": with_marriage,
                 "target": TARGET, "false_gives": gives}
+
+    def decision(self, seat, legal):
+        """Beside the kinds: ``marriages``, the points of each suit's marriage the seat may announce
+        with its lead now (a client names them; it never counts them)."""
+        found = super().decision(seat, legal)
+        if found is not None:
+            found["marriages"] = {a["card"][1]: self.marriage_points(C.INDEX[a["card"]])
+                                  for a in legal if a.get("marriage")}
+        return found
 
     def notes(self, seat):
         """``claim`` for the player on lead who may claim 66; ``outcome`` once the deal is over."""

@@ -74,7 +74,7 @@ def initials(person, bot=False):
 
 
 def _initials_of(name: str) -> str:
-    """The table client's rule (static/js/table.js ``initials``): "Ala Kot" AK, "Bot 2" B2,
+    """The table client's rule (static/js/table/render/seats.js ``initials``): "Ala Kot" AK, "Bot 2" B2,
     "guest-f1a2b3" GU (a code with digits is no initial; a number of one or two digits is)."""
     words = [w for w in re.split(r"[^\w]+|_", name) if w]
     if not words:

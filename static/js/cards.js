@@ -42,8 +42,10 @@
     return el("div", "card back" + (extraClass ? " " + extraClass : ""));
   }
 
-  function sortHand(codes, game) {
-    var order = RANK_ORDER[game === "sixtysix" ? "sixtysix" : "standard"];
+  /** ``rankOrder``: the ranks weakest first as the engine describes the game (the table JSON's
+   * rules.rank_order); without it, by the game's name (the replay viewer). */
+  function sortHand(codes, game, rankOrder) {
+    var order = rankOrder || RANK_ORDER[game === "sixtysix" ? "sixtysix" : "standard"];
     return codes.slice().sort(function (a, b) {
       var ds = SUIT_ORDER[suitOf(a)] - SUIT_ORDER[suitOf(b)];
       if (ds) return ds;

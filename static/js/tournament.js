@@ -31,8 +31,8 @@
       .catch(function () { /* the next message or reconnect tries again */ })
       .then(function () { loading = false; if (again) { again = false; refresh(); } });
   }
-  // Arena: a new match of yours takes you to its table (a table you had when the page opened
-  // only shows the "Your table" link: you came here to look at the leaderboard).
+  // A format that says so (data-follow-my-table: the arena) takes you to a new match's table (a
+  // table you had when the page opened only shows the "Your table" link: you came to look).
   function myTable() {
     var node = live.querySelector("[data-my-table]");
     return node ? node.dataset.myTable : null;
@@ -42,7 +42,7 @@
     var table = myTable();
     if (table && table !== lastTable) {
       var link = document.getElementById("your-table");
-      if (link && live.querySelector("[data-format=arena]")) location.assign(link.href);
+      if (link && live.querySelector("[data-follow-my-table]")) location.assign(link.href);
     }
     lastTable = table;
   }

@@ -146,7 +146,7 @@ def test_the_table_client_keeps_the_policy(server, new_page):
                            " && document.querySelector(\"link[rel~='icon']\").href.startsWith('data:image/png')")
     played = play_cards(page, "sixtysix", 3)
     assert played.count("play") + played.count("marriage") + played.count("result") >= 1
-    assert page.evaluate("() => window.TableFx.sound.enabled()")
+    assert page.evaluate("() => window.tableClient.fx.sound.enabled()")
     page.locator("#four-colour").check()                          # the table's settings
     page.locator("#four-colour").uncheck()
     w.assert_clean("Sixty-six table")

@@ -129,8 +129,8 @@ def test_sound_and_four_colours_are_remembered_across_a_reload(server, new_page)
     wait_my_turn(page)
     assert not page.is_checked("#sound-on")
     assert page.is_checked("#four-colour")
-    assert page.evaluate("window.TableFx.sound.enabled()") is False
-    assert page.evaluate("window.TableFx.sound.play('card')") is False       # muted: nothing plays
+    assert page.evaluate("window.tableClient.fx.sound.enabled()") is False
+    assert page.evaluate("window.tableClient.fx.sound.play('card')") is False       # muted: nothing plays
     assert "four-colour" in page.get_attribute("#table-app", "class")
     page.evaluate("""() => { const c = document.createElement('div'); c.id = 'probe';
       c.appendChild(window.Cards.face('9D')); document.getElementById('hand').appendChild(c); }""")
@@ -148,7 +148,7 @@ def test_reduced_motion_shows_every_change_at_once(server, browser):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         register(page, server)
         create_table(page, server, "sixtysix", ["basic"])
-        assert page.evaluate("window.TableFx.motionAllowed()") is False
+        assert page.evaluate("window.tableClient.fx.motionAllowed()") is False
         wait_my_turn(page)
         page.evaluate("window.__lastTrick = JSON.stringify(window.tableClient.state.view.last_trick || null)")
         target = page.evaluate(SINGLE_PLAY_INDEX)      # a marriage card would ask how to lead it

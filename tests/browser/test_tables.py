@@ -92,7 +92,7 @@ def play_until(page, game, done_selector, timeout=90, max_steps=None):
 
 def wait_my_turn(page):
     """Our turn, as the page asks it: once the felt shows the trick it is about (a finished trick
-    held there first makes the prompt and the playable cards wait, static/js/table.js)."""
+    held there first makes the prompt and the playable cards wait, static/js/table/stage.js)."""
     page.wait_for_function(
         "() => { const s = window.tableClient.state;"
         " return s.view && s.view.legal.length > 0 && !s.busy && !window.tableClient.presenting(); }")

@@ -59,11 +59,14 @@ def test_the_arena_plays_a_pair_of_matches_and_prints_the_win_rate():
     assert "matches 2 (duplicate pairs, seats swapped)" in out and "win rate of A" in out, out
 
 
-def test_the_ladder_measures_without_writing_on_a_dry_run():
+def test_the_ladder_measures_without_writing_on_a_dry_run(tmp_path):
     ladder = (ROOT / "games" / "bots" / "ladder.json").read_text()
-    out = run("-m", "games.bots.ladder", "--games", "sixtysix", "--matches", "2", "--max-deals", "1",
-              "--jobs", "1", "--dry-run").stdout
-    assert "sixtysix: basic vs random" in out, out
+    results = tmp_path / "results.jsonl"
+    out = run("-m", "games.bots.ladder", "--games", "sixtysix", "--deals", "2", "--steps", "basic:random",
+              "--jobs", "1", "--results", str(results), "--dry-run").stdout
+    assert "sixtysix: basic > random       2" in out, out
+    deals = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(deals) == 4 and {d["clock"] for d in deals} == {"cpu"}    # two deals, each played twice
     assert (ROOT / "games" / "bots" / "ladder.json").read_text() == ladder
 
 

@@ -28,3 +28,14 @@ def test_it_tells_every_socket_how_a_finished_deal_ended(make_user, task_queue):
     for view in views:
         assert view["outcome"]["by"] == seat and view["outcome"]["why"] == "false_claim"
     assert "outcome" not in live.state.view(0)      # the engine's own view is left as it was
+
+
+def test_it_tells_the_seat_to_act_what_it_decides_and_no_one_else(make_user, task_queue):
+    ala = make_user("ala")
+    table = services.create_table(ala, "sixtysix", "kurnik", seats=["me", "random"], start=True)
+    live = loading.load(table.pk)
+    on_lead = live.state.to_act()
+    views = {seat: messages.view_for(live, seat) for seat in (0, 1, None)}
+    kinds = views[on_lead]["decision"]["kinds"]
+    assert "play" in kinds and set(kinds) == {a["type"] for a in views[on_lead]["legal"]}
+    assert views[1 - on_lead]["decision"] is None and views[None]["decision"] is None

@@ -267,6 +267,10 @@ class Socket:
             if stop.is_set():
                 return
             self.log.append(("closed", port, ws.close_code))
+            if ws.close_code in (4503, 1012, 1001):
+                # "Going away, reconnect" (a process told to stop): elsewhere at once, as the proxy
+                # would send it (docs/PROTOCOL.md, "Restarts").
+                self.at = (self.at + 1) % len(self.ports)
             self.changed.set()
             if self.finished:
                 return
@@ -423,31 +427,37 @@ def mid_match(socks: list[Socket], updates: int = 10):
 
 
 # --- the scenario frame --------------------------------------------------------------------------
-def scenario(env, prefix: str, fault, restore=None) -> tuple[dict, list[Socket], dict, dict]:
-    """Set up the two tables, start web1, web2, the worker and beat, play with ``fault``, stop
-    everything (``restore``: a service to start again whatever happened), and read the database."""
+def daphne(port: int) -> tuple:
+    return (BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+
+
+def scenario(env, prefix: str, fault, restore=None, *, webs=(daphne, daphne), hearts=HEARTS_START,
+             spades=SPADES_START, seconds=PLAY_SECONDS) -> tuple[dict, list[Socket], dict, dict]:
+    """Set up the two tables, start web1, web2 (``webs``: the command of each for a port), the
+    worker and beat, play with ``fault``, stop everything (``restore``: a service to start again
+    whatever happened), and read the database."""
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
-    setup = manage_shell(env, SETUP % {"prefix": prefix, "hearts": HEARTS_START, "spades": SPADES_START})
+    setup = manage_shell(env, SETUP % {"prefix": prefix, "hearts": hearts, "spades": spades})
     ports = [_free_port(), _free_port()]
     procs = Procs(env)
     socks = open_sockets(setup, ports)
     try:
-        for n, port in enumerate(ports, start=1):
-            procs.start(f"{prefix}web{n}", BIN / "daphne", "-b", "127.0.0.1", "-p", port, "config.asgi:application")
+        for n, (port, web) in enumerate(zip(ports, webs), start=1):
+            procs.start(f"{prefix}web{n}", *web(port))
         procs.start(f"{prefix}worker", *worker_args(f"{prefix}worker"))
         procs.start(f"{prefix}beat", BIN / "celery", "-A", "config", "beat", "-l", "warning",
                     "--schedule", artifact(f"celerybeat-{prefix}schedule"))
         for port in ports:
-            _wait(lambda: _open(port), 30, "daphne did not come up")
+            _wait(lambda: _open(port), 120, "a web process did not come up")
         with ThreadPoolExecutor(1) as pool:
-            run = pool.submit(asyncio.run, run_match(socks, lambda s: fault(s, procs, ports))).result()
+            run = pool.submit(asyncio.run, run_match(socks, lambda s: fault(s, procs, ports), seconds)).result()
     finally:
         try:
             if restore is not None:
                 restore()
         finally:
             procs.stop_all()
-    final = manage_shell(env, CHECK % [(setup["hearts"], HEARTS_START), (setup["spades"], SPADES_START)])
+    final = manage_shell(env, CHECK % [(setup["hearts"], hearts), (setup["spades"], spades)])
     return setup, socks, final, run
 
 

@@ -142,6 +142,16 @@ class Procs:
         p.send_signal(signal.SIGKILL)
         p.wait(10)
 
+    def stop(self, name, seconds=30):
+        """SIGTERM, as a process manager stops a process, and wait for it to exit."""
+        p = self.procs.pop(name)
+        p.terminate()
+        try:
+            p.wait(seconds)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise
+
     def stop_all(self):
         for name in list(self.procs):
             p = self.procs.pop(name)

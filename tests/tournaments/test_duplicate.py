@@ -17,7 +17,7 @@ def test_sixtysix_tables_hold_the_same_hands_swapped(seed, boards, variant):
     """Table B (flipped) deals every board with the other dealer: the hand seat s holds at table A
     is held at table B by the seat D.seat_at maps it to, the other seat; stock and trump are equal."""
     seeds_ = fair.DealSeeds(seed, (None, None), "round:7-1")
-    a, b = D.dealers(2, boards, D.flipped(2, 0)), D.dealers(2, boards, D.flipped(2, 1))
+    a, b = D.dealers(2, boards, D.flipped(True, 0)), D.dealers(2, boards, D.flipped(True, 1))
     for k in range(boards):
         assert a[k] != b[k]
         deal_a = fair.deal_from_seeds(get_rules("sixtysix"), variant, a[k], seeds_, k)
@@ -34,7 +34,7 @@ def test_sixtysix_tables_hold_the_same_hands_swapped(seed, boards, variant):
 @given(seed=seeds, boards=st.integers(1, 5), game=st.sampled_from(["hearts", "spades"]), tables=st.integers(1, 4))
 def test_four_seat_tables_give_each_seat_the_same_hand_everywhere(seed, boards, game, tables):
     seeds_ = fair.DealSeeds(seed, (None,) * 4, "round:1-2")
-    per_table = [D.dealers(4, boards, D.flipped(4, i)) for i in range(tables)]
+    per_table = [D.dealers(4, boards, D.flipped(False, i)) for i in range(tables)]
     assert all(d == per_table[0] for d in per_table)
     for k in range(boards):
         deals = [fair.deal_from_seeds(get_rules(game), None, d[k], seeds_, k) for d in per_table]
@@ -104,7 +104,7 @@ def test_spades_partners_share_one_result_and_unplayed_boards_are_averages():
 @settings(max_examples=30, deadline=None)
 @given(margins=st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=6))
 def test_every_hand_group_of_a_round_sums_to_its_constant(margins):
-    tables = [_table(i + 1, [f"p{i}", f"q{i}"], D.dealers(2, 3, D.flipped(2, i)),
+    tables = [_table(i + 1, [f"p{i}", f"q{i}"], D.dealers(2, 3, D.flipped(True, i)),
                      [[float(m), float(-m)] for m in row]) for i, row in enumerate(margins)]
     scores = D.score_round([[0], [1]], 2, tables, 3)
     n = len(tables)

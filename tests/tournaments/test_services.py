@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 
 from games.models import Match, Table
 from games.signals import match_finished
-from tournaments import services
+from tournaments import page, results, services
 from tournaments.models import Entry, Game, Round, Tournament
 from tournaments.services import TournamentError
 from tournaments.tasks import tournament_tick
@@ -64,7 +64,7 @@ def test_it_cancels_with_a_reason_when_too_few_entered(make_user, clock, task_qu
     tournament_tick()
     t.refresh_from_db()
     assert t.status == "cancelled" and not Round.objects.filter(tournament=t).exists()
-    assert "at least 4" in services.cancel_reason_text(t)
+    assert "at least 4" in page.cancel_reason_text(t)
     tournament_tick()
     assert Tournament.objects.get(pk=t.pk).version == t.version      # nothing more happens
 
@@ -143,7 +143,7 @@ def test_it_partners_spades_entrants_one_and_four_against_two_and_three(bots, cl
     clock.advance(60)
     tournament_tick()
     g = Game.objects.get(round__tournament=t)
-    seeds = [e.pk for e in services.seed_order(list(Entry.objects.filter(tournament=t)))]
+    seeds = [e.pk for e in results.seed_order(list(Entry.objects.filter(tournament=t)))]
     assert g.players == [seeds[0], seeds[1], seeds[3], seeds[2]]      # seats 0+2 partners
 
 

@@ -62,7 +62,7 @@ def test_it_stops_searching_when_its_budget_is_spent(monkeypatch):
     def fake_clock():
         looks.append(1)
         return len(looks) * 0.010
-    monkeypatch.setattr(strong.time, "perf_counter", fake_clock)
+    monkeypatch.setattr(base, "clock", fake_clock)
     view = state.view(state.to_act())
     assert strong.choose_action(view, random.Random(0), budget_ms=50) in view["legal"]
     assert len(looks) < 50
@@ -70,7 +70,7 @@ def test_it_stops_searching_when_its_budget_is_spent(monkeypatch):
 
 def test_it_stops_once_the_best_option_is_separated_and_not_before(monkeypatch):
     # The clock never moves: only the confidence bounds (or the draw limit) can end the search.
-    monkeypatch.setattr(strong.time, "perf_counter", lambda: 0.0)
+    monkeypatch.setattr(base, "clock", lambda: 0.0)
     state = deal("sixtysix", rng=random.Random(5))
     view = state.view(state.to_act())
     legal = view["legal"]

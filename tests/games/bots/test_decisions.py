@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.bots import basic, strong
+from games.bots import base, basic, strong
 from games.bots import random as random_bot
 from games.engine.core import DealSetup, deal, new_state
 
@@ -222,7 +222,7 @@ def test_it_takes_the_trump_ten_with_the_trump_jack_before_the_stock_runs_out():
 def test_it_answers_a_clear_decision_well_before_its_draw_limit(monkeypatch):
     # The exchange above is worth about 2 game points more than anything else: the paired bounds
     # separate it after a few dozen draws. The clock never moves here, so only they can stop it.
-    monkeypatch.setattr(strong.time, "perf_counter", lambda: 0.0)
+    monkeypatch.setattr(base, "clock", lambda: 0.0)
     state = sixtysix_state([["KH", "QC", "AC", "JH", "AS"], ["TC", "KC", "AD", "QS", "KD"]],
                            ["JD", "AH", "JC", "TH", "QH", "JS", "KS", "TD", "QD"], "TS",
                            variant="schnapsen", dealer=0)

@@ -114,7 +114,7 @@ def test_it_describes_the_game_for_pages_and_the_client(game, variant):
     assert described == {"game": game, "variant": variant, "seats": rules.seats, "teams": TEAMS[game],
                          "partnerships": game == "spades", "one_on_one": game == "sixtysix",
                          "lower_wins": rules.lower_wins, "target": rules.target(variant),
-                         "deal_points": described["deal_points"]}
+                         "deal_points": described["deal_points"], "rank_order": rules.rank_order}
     assert json.loads(json.dumps(described)) == described
     assert rules.describe(None)["variant"] == rules.variants[0]
 

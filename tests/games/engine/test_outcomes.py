@@ -16,7 +16,7 @@ def test_it_explains_the_worked_example_as_a_true_claim_that_leaves_the_loser_un
     play(s, 1, "QC", marriage=True, declare=True)
     play(s, 0, "AC")
     out = s.notes(0)["outcome"]
-    assert out == {"ended_by": "declare", "by": 1, "claim": True, "closed_by": 1, "winner": 1,
+    assert out == {"ended_by": "declare", "by": 1, "claim": True, "closed_by": 1, "winner": 1, "loser": 0,
                    "game_points": 2, "why": "under_33", "points": [28, 74], "tricks": [2, 2]}
     assert s.notes(None)["outcome"] == out      # everyone may know how the deal ended
     assert "outcome" not in s.view(0)            # the view's keys are the rules' contract

@@ -8,7 +8,7 @@ import pytest
 from tournaments import controls, services
 from tournaments.models import Entry, Game, Round, Tournament
 
-from .conftest import run_tournament
+from ..conftest import run_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

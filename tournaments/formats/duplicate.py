@@ -1,5 +1,6 @@
-"""A duplicate tournament's steps: what tournaments/services.py does for one inside the tournament's
-lock, and what its page shows (the pure part is tournaments/duplicate.py).
+"""Duplicate: every table of a round plays the same boards; the steps inside the tournament's lock
+and what its page shows (the pure part, matchpoints and who held which cards, is
+tournaments/duplicate.py).
 
 A round is paired as the Swiss pairs (by the duplicate standings); its seed is drawn and its
 SHA-256 stored in the transaction that creates the round and its tables, before any deal of it is
@@ -15,58 +16,48 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from games import fair_deals
 from games.engine import core, fair
 from games.labels import player_labels
 from games.models import Deal, Table
 
-from . import duplicate, pairing
-from .models import Entry, Game, Round, Tournament
+from .. import duplicate, pairing, results, steps
+from ..models import Entry, Game, Round, Tournament
+from .base import PageData
+from .rounds import Plan, RoundFormat
+from .swiss import swiss_plan
 
 CARD_SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-def start_round(t: Tournament, number: int, now: datetime) -> Round:
-    """Commit to the round's seed, pair it and create its tables (the caller's transaction)."""
-    from . import services
-
-    entries = services._active_entries(t)
+def create_round(t: Tournament, number: int, now: datetime) -> Round:
+    """The round, committed to its seed: drawn now, before any of its tables exists."""
     seed = fair.new_server_seed()
-    rnd = Round.objects.create(tournament=t, number=number, started_at=now,
-                               seed=seed.hex(), commitment=fair.commitment(seed))
-    label = fair.round_label(t.pk, number)
-    seats = services.seats_of(t)
-    users = {e.pk: e.user for e in entries}
-    table_index = 0
-    for board, (players, bye) in enumerate(plan(t, entries), start=1):
-        if bye:
-            Game.objects.create(round=rnd, board=board, players=players, bye=True,
-                                result={"points": [1.0], "game_points": [0.0], "ranks": [1], "timed_out": []})
-            continue
-        dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(seats, table_index))
-        table_index += 1
-        # Private while the round lasts: a spectator could pass on a board another table has yet to play.
-        services._create_game(t, rnd, board, players, users, private=True,
-                              duplicate=fair_deals.duplicate_source(label, seed, dealers))
-    t.current_round = number
-    t.next_round_at = None
-    services._bump(t)
-    return rnd
+    return Round.objects.create(tournament=t, number=number, started_at=now,
+                                seed=seed.hex(), commitment=fair.commitment(seed))
 
 
-def plan(t: Tournament, entries: list[Entry]) -> list[tuple[list, bool]]:
+def table_options(t: Tournament, rnd: Round, index: int) -> dict:
+    """The ``index``-th table of the round deals its boards from the round's seed (in Sixty-six
+    every second table with the other dealer), and is private while the round lasts: a spectator
+    could pass on a board another table has yet to play."""
+    seats = steps.seats_of(t)
+    dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(t.one_on_one, index))
+    source = fair_deals.duplicate_source(fair.round_label(t.pk, rnd.number), bytes.fromhex(rnd.seed), dealers)
+    return {"private": True, "duplicate": source}
+
+
+def plan(t: Tournament, entries: list[Entry]) -> Plan:
     """The round's tables as the Swiss pairs them, in the order of the duplicate standings."""
-    from . import services
-
-    history = {r.id: r for r in services.standings_rows(t, entries)}      # opponents, tables, byes
+    history = {r.id: r for r in results.standings_rows(t, entries)}      # opponents, tables, byes
     order = standings(t, entries)
     players = [pairing.Player(id=r.id, score=r.pct, rating=r.rating,
                               opponents=frozenset(history[r.id].opponents),
                               partners=tuple(history[r.id].partners), byes=history[r.id].byes,
                               tables=tuple(history[r.id].tables)) for r in order]
-    return services.swiss_plan(t, players)
+    return swiss_plan(t, players)
 
 
 def reveal(rnd: Round) -> None:
@@ -113,8 +104,6 @@ def round_scores(t: Tournament, rnd: Round, games: list[Game]) -> list[duplicate
 
 def standings(t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
     """Counted over finished rounds only: a round's matchpoints are final when its last table ends."""
-    from .services import DEFAULT_RATING
-
     scores: list[duplicate.BoardScore] = []
     byes = []
     for rnd in t.round_set.filter(status=Round.Status.FINISHED):
@@ -122,7 +111,7 @@ def standings(t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
         scores += round_scores(t, rnd, games)
         boards = max((len(tr.dealers) for tr in table_rounds(t, games)), default=t.boards)
         byes += [(g.players[0], boards) for g in games if g.bye]
-    ents = [duplicate.Entrant(id=e.pk, rating=e.seed_rating or DEFAULT_RATING, order=e.pk) for e in entries]
+    ents = [duplicate.Entrant(id=e.pk, rating=e.seed_rating or results.DEFAULT_RATING, order=e.pk) for e in entries]
     return duplicate.standings(ents, scores, byes)
 
 
@@ -137,20 +126,19 @@ def holding_label(game: str, variant: str, holding: tuple[int, ...]) -> str:
     rules = core.get_rules(game)
     if len(holding) > 1:
         return _("The dealer's partnership") if 0 in holding else _("The other partnership")
-    if rules.seats == 2:
+    if rules.one_on_one(variant or None):
         return _("The dealer's hand") if holding[0] == 0 else _("The hand that leads first")
     return [_("The dealer's hand"), _("Left of the dealer"), _("Across from the dealer"),
             _("Right of the dealer")][holding[0]]
 
 
-def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, rounds: list[dict],
-               playing: set[int]) -> dict:
+def page_state(t: Tournament, page: PageData) -> dict:
     """What the page adds for a duplicate tournament: the standings (with each entrant's rating and
     whether his match is being played), and in each of ``rounds`` (the page's round dicts) its
     commitment and, once the round is over, its seed and every board's comparison."""
-    final = {e.pk: e.final_rank for e in active}
+    names, active, final, playing = page.names, page.active, page.final, page.playing
     ratings = {e.pk: e.seed_rating for e in active}
-    counted = started and t.round_set.filter(status=Round.Status.FINISHED).exists()
+    counted = page.started and t.round_set.filter(status=Round.Status.FINISHED).exists()
     rows = standings(t, active) if counted else []      # nothing to rank before a round is over
     label_of = {}
 
@@ -159,7 +147,7 @@ def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, r
             label_of[pid] = player_labels([names.get(pid) if pid is not None else f"bot:{t.bot_level}"])[0]
         return label_of[pid]
 
-    shown = {r["number"]: r for r in rounds}
+    shown = {r["number"]: r for r in page.rounds}
     for rnd in t.round_set.prefetch_related("games"):
         data = {"commitment": rnd.commitment, "label": fair.round_label(t.pk, rnd.number), "seed": None,
                 "boards": []}
@@ -168,13 +156,13 @@ def page_state(t: Tournament, names: dict, active: list[Entry], started: bool, r
             data["boards"] = _boards(t, rnd, list(rnd.games.all()), who)
         if rnd.number in shown:
             shown[rnd.number]["duplicate"] = data
-    return {
+    return {"duplicate": {
         "boards_per_round": t.boards,
         "standings": [{"rank": final.get(r.id) or r.rank, "entry": r.id, "name": names.get(r.id),
                        "rating": ratings.get(r.id), "playing": r.id in playing,
                        "pct": round(r.pct, 2), "boards": r.boards, "margin": r.margin, "byes": r.byes}
                       for r in sorted(rows, key=lambda r: (final.get(r.id) or r.rank, r.rank))],
-    }
+    }}
 
 
 def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
@@ -200,3 +188,40 @@ def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
         trump = dealt.get("trump_card")
         out.append({"number": k + 1, "trump": card_text(trump) if trump else None, "hands": hands})
     return out
+
+
+class Duplicate(RoundFormat):
+    name = "duplicate"
+    label = gettext_lazy("Duplicate")
+    summary = gettext_lazy("All games: every table of a round plays the same deals, from one seed committed before the round and revealed after it (in Sixty-six every second table with the hands swapped), and you are compared only with the players who held the same cards: matchpoints, as in duplicate bridge. Ranked by the mean percentage over all boards.")
+    template = "tournaments/formats/duplicate.html"
+
+    def clean(self, data: dict, seats: int) -> list[tuple[str, str]]:
+        errors = super().clean(data, seats)
+        if not data.get("rounds"):
+            errors.append(("rounds", gettext_lazy("A duplicate tournament needs at least one round.")))
+        boards = data.get("boards")
+        if boards is not None and not 1 <= boards <= 24:
+            errors.append(("boards", gettext_lazy("Between 1 and 24 boards.")))
+        return errors
+
+    def plan(self, t: Tournament, number: int, entries: list[Entry]) -> Plan:
+        return plan(t, entries)
+
+    def create_round(self, t: Tournament, number: int, now: datetime) -> Round:
+        return create_round(t, number, now)
+
+    def table_options(self, t: Tournament, rnd: Round, index: int) -> dict:
+        return table_options(t, rnd, index)
+
+    def round_closed(self, t: Tournament, rnd: Round) -> None:
+        reveal(rnd)
+
+    def standings(self, t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
+        return standings(t, entries)
+
+    def page_state(self, t: Tournament, page: PageData) -> dict:
+        return page_state(t, page)
+
+
+FORMAT = Duplicate()

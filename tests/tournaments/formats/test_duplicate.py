@@ -17,7 +17,7 @@ from ratings.services import deal_is_public, public_record
 from tournaments import duplicate, services
 from tournaments.models import Entry, Game, Round, Tournament
 
-from .conftest import run_tournament
+from ..conftest import run_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
