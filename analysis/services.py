@@ -20,7 +20,7 @@ from games import thinking
 from games.bots import analyse as A
 from games.models import Deal, Match
 
-from . import scheduling
+from . import scheduling, signals
 from .models import Analysis, Takeover
 
 log = logging.getLogger(__name__)
@@ -118,6 +118,8 @@ def run(match_id: int, pause=None) -> bool:
     stored = mine.update(status=Analysis.Status.DONE, result=result, done=total, total=total,
                          cpu_seconds=result["cpu_seconds"],
                          finished_at=timezone.now())
+    if stored:
+        signals.analysed.send(sender=Analysis, match_id=match_id)
     return bool(stored)
 
 

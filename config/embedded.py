@@ -57,6 +57,7 @@ def start_embedded_celery() -> None:
 def _analysis_app() -> Celery:
     """A Celery app like config.celery's, for the analysis worker alone (its own queue selection)."""
     import analysis.tasks  # noqa: F401  (registers the shared tasks before the app finalizes)
+    import puzzles.tasks  # noqa: F401  (taking a match's puzzles runs on the same queue)
 
     analyst = Celery("cards-analysis", set_as_current=False)
     analyst.config_from_object("django.conf:settings", namespace="CELERY")

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "ratings",
     "moderation",           # mutes and reports
     "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
+    "puzzles",              # positions of finished deals to solve (docs/PUZZLES.md)
     "botapi",               # bot accounts' API: tokens on sockets, challenges (docs/BOTS.md)
     "pool",                 # quick pairing with people: a pool per game, variant and time control
 ]
@@ -209,7 +210,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
 # worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
-CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"}}
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"},
+                      "puzzles.tasks.extract_match": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE["analysis-lost"] = {"task": "analysis.tasks.sweep", "schedule": 60.0}
 # Draws per analysed decision (0: per game, games/bots/analyse.py ITERATIONS).
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=0)
@@ -308,6 +310,7 @@ RECORD_UPLOAD_BYTES = env.int("RECORD_UPLOAD_BYTES", default=256 * 1024)
 RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)
 # Chat per user: messages per period, and the same words not again within this many seconds.
 CHAT_RATE = _rate("CHAT_RATE", "5/10s")
+HINT_RATE = _rate("HINT_RATE", "20/10m")      # hints per user (games/hints.py)
 CHAT_REPEAT_SECONDS = env.int("CHAT_REPEAT_SECONDS", default=30)
 # Socket messages per connection: a bucket of SOCKET_BURST refilled at SOCKET_RATE a second; a
 # connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS is closed (4429).

@@ -19,5 +19,6 @@ urlpatterns = [
     path("", include("botapi.urls")),
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
+    path("", include("puzzles.urls")),
     path("", include("games.urls")),
 ]

@@ -18,15 +18,15 @@ from urllib.parse import parse_qs
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, language, loading, messages, outages, presence, services, shutdown, socket_guard,
-               socket_hooks, stages, wire)
+from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown,
+               socket_guard, socket_hooks, stages, thinking, wire)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import TableHub
 from .models import Table
 from .ordering import UpdateOrder
 from .outbox import Outbox
-from .socket_base import ThinConsumer, in_thread
+from .socket_base import CLIENT_GONE, ThinConsumer, in_thread
 
 log = logging.getLogger(__name__)
 SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
@@ -216,6 +216,11 @@ class TableConsumer(ThinConsumer):
         if command is not None:
             await self._command(command, data)
             return
+        if kind == "hint":
+            # A task of its own: the socket's next messages (the player's play) need not wait
+            # for the search.
+            asyncio.ensure_future(self._hint())
+            return
         started = time.monotonic()
         sent, error = await self.apply_and_publish(data)
         took = time.monotonic() - started
@@ -294,6 +299,46 @@ class TableConsumer(ThinConsumer):
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
                 "chat": on_chat, "rematch": on_rematch, "claim_win": on_claim_win,
                 "seed": on_seed}
+
+    # --- hints (games/hints.py) -------------------------------------------------------------------
+    hinting = False
+
+    async def _hint(self) -> None:
+        """Answer this socket alone with the strong bot's verdict on its seat's options. The hint is
+        taken (checked and counted) under the table's lock on a database thread; the search runs
+        after, on no database thread and with no lock (the bot processes, or the hint thread),
+        while this consumer awaits it; one hint at a time per socket."""
+        if self.hinting:
+            with translation.override(self.language):
+                await self.send_json(ServiceError("hint_busy", _("A hint is being worked out already."),
+                                                  self.version, category="rate_limited").as_json(self.version))
+            return
+        self.hinting = True
+        try:
+            taken, error = await in_thread(self._take_hint)()
+            if error is not None:
+                await self.send_json(error)
+                return
+            evaluations = await asyncio.wrap_future(
+                thinking.hint_search(taken["view"], taken["options"], hints.BUDGET_MS))
+            if not self.closed:
+                await self.send_json(hints.answer(taken["version"], evaluations))
+        except CLIENT_GONE:
+            pass
+        except Exception:       # a failed search must not end the socket; the player may ask again
+            log.exception("table %s: a hint failed", self.table_id)
+        finally:
+            self.hinting = False
+
+    def _take_hint(self) -> tuple[dict | None, dict | None]:
+        with translation.override(self.language):
+            try:
+                return services.take_hint(self.table_id, self.user), None
+            except ServiceError as err:
+                return None, self._error(err)
+            except outages.UNAVAILABLE as exc:
+                log.warning("table %s: the database or Redis is unavailable", self.table_id, exc_info=True)
+                return None, outages.error(exc, self.language, self.version)
 
     # --- what other apps add (games/socket_hooks.py) ------------------------------------------------
     async def _command(self, command, data) -> None:

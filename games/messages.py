@@ -24,7 +24,7 @@ from django.utils import timezone
 from games import wire
 from games.engine import core
 
-from . import clocks, fair_deals, signals
+from . import clocks, fair_deals, hints, signals
 from .addresses import Message, ToSeat, everyone
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
@@ -64,7 +64,8 @@ def _seat_json(live: Live, s: Seat) -> dict:
             "bot_level": s.bot_level or None, "connected": s.connections > 0,
             # A bot account (the bot API): a person's program plays the seat; shown "BOT".
             "bot_account": bool(s.user_id and s.user.is_bot_account),
-            "away_since": epoch_ms(s.away_since) if grace_end else None, "grace_ends_at": epoch_ms(grace_end)}
+            "away_since": epoch_ms(s.away_since) if grace_end else None, "grace_ends_at": epoch_ms(grace_end),
+            "hints_used": s.hints_used}
 
 
 def table_json(live: Live, now: datetime | None = None, *, summary: bool = False) -> dict:
@@ -137,6 +138,8 @@ def view_for(live: Live, seat: int | None) -> dict | None:
     view.update(live.state.notes(seat))     # the rules' explanations for this seat
     # What the seat is asked to decide: the client picks its prompt by this, never by the game.
     view["decision"] = live.state.decision(seat, view.get("legal") or [])
+    if seat is not None:        # whether the client shows the hint button (games/hints.py)
+        view["hints_allowed"] = hints.allowed(live, seat)
     return view
 
 

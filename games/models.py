@@ -63,6 +63,8 @@ class Table(models.Model):
     # server seed, hex: never sent), "dealers" (per board), "revealed" (the round is over: its
     # deals may be shown)}. Null for every other table.
     duplicate = models.JSONField(null=True, blank=True)
+    # A tournament's table (tournaments/services.py): no hints there (games/hints.py).
+    tournament_table = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [models.Index(fields=["game", "status"])]
@@ -88,6 +90,10 @@ class Seat(models.Model):
     # services.seat_presence_changed); cleared when one opens again. After LEAVER_GRACE_SECONDS he
     # has abandoned the match (games/clocks.py).
     away_since = models.DateTimeField(null=True, blank=True)
+    # Hints its player asked for during the match (games/hints.py): shown with the result.
+    hints_used = models.PositiveIntegerField(default=0, db_default=0)
+    # The table version of its last hint: one hint per move.
+    hint_version = models.IntegerField(null=True, blank=True)
 
     class Meta:
         unique_together = [("table", "index")]

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import (bots, broadcast, clocks, fair_deals, limits, loading, messages, prepared, reasons,
+from games import (bots, broadcast, clocks, fair_deals, hints, limits, loading, messages, prepared, reasons,
                    scheduling, thinking)
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 Status = Table.Status
 
 __all__ = ["ServiceError", "create_table", "sit", "leave", "start", "act", "advance", "chat",
-           "seat_presence_changed", "claim_win", "final_ranks", "rematch", "rematch_left", "seed"]
+           "seat_presence_changed", "claim_win", "final_ranks", "rematch", "rematch_left", "seed", "take_hint"]
 
 
 # --- after a change: versions, messages, the next task -------------------------------------------------
@@ -81,7 +81,8 @@ def _schedule(live: Live) -> None:
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
                  seats: list[str] | None = None, start: bool | None = None,
-                 bots_allowed: bool = False, duplicate: dict | None = None, counted: bool = False) -> Table:
+                 bots_allowed: bool = False, duplicate: dict | None = None, counted: bool = False,
+                 tournament: bool = False) -> Table:
     """A new table. ``seats``: one entry per seat, ``"me"`` (the owner), ``""`` (open), a bot
     level, or a user (a player seated by the system, e.g. a tournament pairing). By default the
     owner takes seat 0 and the rest are open. ``start``: by default the match starts at once when
@@ -91,7 +92,8 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     (``fair_deals.duplicate_source``): its match plays those boards from the round's seed.
     ``counted``: a table a person asked for (the lobby, "Play now", an accepted challenge), counted
     against its owner's TABLE_CREATE_RATE (games/limits.py) once it is known to be valid; over the
-    limit it is refused (``too_many_tables``) and nothing is made."""
+    limit it is refused (``too_many_tables``) and nothing is made. ``tournament``: a tournament's
+    table (no hints there, games/hints.py)."""
     try:
         rules = core.get_rules(game)
         variant = rules.check_variant(variant)
@@ -118,7 +120,8 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     with transaction.atomic():
         table = Table.objects.create(game=game, variant=variant, rated=rated, bank_seconds=bank_seconds,
                                      increment_seconds=increment_seconds, private=private, owner=owner,
-                                     bots_allowed=bots_allowed, duplicate=duplicate)
+                                     bots_allowed=bots_allowed, duplicate=duplicate,
+                                     tournament_table=tournament)
         for i, who in enumerate(spec):
             if not isinstance(who, str):
                 user = who
@@ -263,6 +266,31 @@ def act(table_id: int, user, version, action) -> None:
             _commit_action(live, seat, action, now)
         except IllegalAction as exc:
             raise _refused(exc, t.version) from None
+
+
+def take_hint(table_id: int, user) -> dict:
+    """A player asks for a hint (games/hints.py): refused, or counted on his seat and answered with
+    what the search needs, ``{"version", "view", "options"}`` (his own view only). The hint's
+    count is not a versioned change: nobody else is told of it until the result shows it."""
+    with locked(table_id) as live:
+        t = live.table
+        seat = seat_of(live, user)
+        refusal = hints.table_refusal(live, seat)
+        if refusal is not None:
+            raise refusal
+        if user.is_bot_account:     # a program plays the seat: the house bot does not play it for him
+            raise ServiceError("bot_account", _("A bot account gets no hints."), t.version, category="forbidden")
+        if t.status != Status.PLAYING or live.state is None or seat not in live.state.seats_to_act():
+            raise ServiceError(hints.NOT_YOUR_TURN, _("A hint is for your own turn."), t.version)
+        view = live.state.view(seat)
+        options = hints.options_of(view)
+        hints.check_choice(view, options, t.version)
+        mine = live.seats[seat]
+        hints.take_allowance(user, mine, t.version)
+        Seat.objects.filter(pk=mine.pk).update(hints_used=F("hints_used") + 1, hint_version=t.version)
+        mine.hints_used += 1
+        mine.hint_version = t.version
+        return {"version": t.version, "view": view, "options": options}
 
 
 def _current(live: Live, version, action: dict) -> bool:

@@ -26,7 +26,7 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -136,6 +136,31 @@ def _evaluate(view: dict, rng, iterations: int, actions: list[dict]) -> tuple[li
     started = time.thread_time()
     evaluations = strong.evaluate(view, rng, iterations=iterations, actions=actions)
     return evaluations, time.thread_time() - started
+
+
+# --- other pure searches -----------------------------------------------------------------------------
+def offload(func: Callable, *args):
+    """``func(*args)`` (a module-level function of the bots, no Django) in the pool when it is on,
+    else here; the caller waits. The puzzles' solver runs so (puzzles/services.py)."""
+    pool = _pool()
+    return func(*args) if pool is None else pool.submit(func, *args).result()
+
+
+# --- hints (games/hints.py) ------------------------------------------------------------------------
+# Without the bot processes (a scaled site's web process) a hint's search runs on this one thread,
+# never on the event loop nor on the database threads: one hint at a time per process.
+_hint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
+
+
+def hint_search(view: dict, actions: list[dict], budget_ms: int) -> Future:
+    """``strong.evaluate`` of ``actions`` in ``view`` for ``budget_ms``, started now: a future of
+    its evaluations (the caller awaits it without holding anything)."""
+    pool = _pool()
+    return (pool or _hint_thread).submit(_hint, view, actions, budget_ms)
+
+
+def _hint(view: dict, actions: list[dict], budget_ms: int) -> list[dict]:
+    return strong.evaluate(view, None, budget_ms=budget_ms, actions=actions)
 
 
 # --- the pool ------------------------------------------------------------------------------------

@@ -132,12 +132,15 @@ def match(request, match_id):
     # One score column per team, named after its seats ("A & C" for a partnership).
     columns = [" & ".join(names.get(s, "") for s in team)
                for team in get_rules(game).teams(m.table.variant)]
+    hints = dict(m.table.seats.values_list("index", "hints_used"))     # games/hints.py
     for p in players:
         if isinstance(p, dict):
             p["label"] = names[p["seat"]]
+            p["hints"] = hints.get(p["seat"], 0)
         else:
             p.change = changes.get(p.user_id)
             p.label = names[p.seat]
+            p.hints = hints.get(p.seat, 0)
     table = services.score_table(m, deals)
     for row in table["rows"]:
         row["public"] = services.deal_is_public(m, row["deal"])

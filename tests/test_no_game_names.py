@@ -49,7 +49,7 @@ JS_PATTERNS = [
 ]
 
 # Every app (tests/test_architecture.py's list), each with its subpackages.
-PY_DIRS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config")
+PY_DIRS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "puzzles", "config")
 SKIP_PARTS = {"migrations", "__pycache__"}
 SKIP_DIRS = ("games/engine/", "games/bots/")
 JS_SKIP = {"cards.js", "verify.js"}

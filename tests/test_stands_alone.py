@@ -22,7 +22,7 @@ README = ROOT / "README.md"
 
 # Packages whose every module the map names (migrations and package __init__ files aside).
 MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation", "pool",
-          "bench", "tools")
+          "bench", "tools", "puzzles")
 
 MARKDOWN_REF = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\b")
 UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]*\.md")

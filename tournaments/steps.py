@@ -58,7 +58,7 @@ def create_game(t: Tournament, rnd: Round, board: int, players: list, users: dic
         owner, t.game, t.variant or None, rated=t.rated and not has_bot,
         bank_seconds=t.bank_seconds, increment_seconds=t.increment_seconds, private=private,
         seats=[users[p] if p is not None else bot_level(t) for p in players], start=True,
-        duplicate=duplicate)
+        duplicate=duplicate, tournament=True)
     return Game.objects.create(round=rnd, board=board, table=table, players=players)
 
 
