@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import broadcast, language, wire
-from games.consumers import ThinConsumer, in_thread
+from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
 
 from . import services

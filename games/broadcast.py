@@ -28,10 +28,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from . import hub
+from .addresses import Message
 
 log = logging.getLogger(__name__)
-
-Message = tuple[str, dict]   # (group, payload)
 
 _local = threading.local()
 _home_loop: asyncio.AbstractEventLoop | None = None
@@ -85,8 +84,8 @@ def deliver(messages: list[Message]) -> None:
 
 async def send(layer, messages: list[Message]) -> None:
     """Send a commit's messages, in order: as one batch where the layer takes batches
-    (games/layers.py), else one by one; a table's seat and spectator messages as one message to
-    the table's group (games/hub.py)."""
+    (games/layers.py), else one by one; a table's messages addressed to its seats as one message
+    to the table's group (games/hub.py)."""
     if not messages:
         return
     messages = hub.bundle(messages)

@@ -1,22 +1,22 @@
 """A process's table sockets take a move's messages from one subscription per table.
 
-A committed move used to be one layer message per listening seat group (``table.<id>.seat.<n>``,
-``table.<id>.spectators``): one Redis PUBLISH each, one subscription each per process, and, for
-each socket, a message deserialised, queued, awaited by its own receive task and dispatched by
-Channels (``await_many_dispatch``: an ``asyncio.wait`` per message). At a few hundred moves a
+A committed move used to be one layer message per listening seat's group: one Redis PUBLISH
+each, one subscription each per process, and, for each socket, a message deserialised, queued,
+awaited by its own receive task and dispatched by Channels (``await_many_dispatch``: an ``asyncio.wait`` per message). At a few hundred moves a
 second that per-socket machinery, not the game, was most of a web process's CPU
 (docs/SCALING.md). Now:
 
-* ``bundle`` (called by games/broadcast.py on every send) folds a commit's messages for one
-  table's groups into one message to the table's group ``table.<id>``: each seat's payload under
-  its seat (None: the spectators'), as games/messages.py built them;
+* ``bundle`` (called by games/broadcast.py on every send) folds a commit's messages addressed to
+  one table's seats (``ToSeat``, games/addresses.py) into one message to the table's group
+  ``table.<id>``: each seat's payload under its seat (None: the spectators'), as
+  games/messages.py built them;
 * ``TableHub``, one per process (per event loop), is that group's only member: it receives the
   table's message once, deserialised once, and hands each local socket the payload of its own
   seat (``TableConsumer.push``). A socket still receives only its seat's text: each update
   says the seat it was built for, which the hub checks against the seat it is listed under and
   the socket against its own seat at the moment it passes it on.
 
-A socket's updates stay in order and a lost one is still noticed (``TableConsumer.table_send``);
+A socket's updates stay in order and a lost one is still noticed (games/ordering.py);
 after Redis comes back (games/layers.py ``_Resubscribed``) the hub tells each socket of the
 table to resync.
 """
@@ -26,6 +26,8 @@ import asyncio
 import logging
 import weakref
 from typing import Protocol
+
+from .addresses import Message, ToSeat
 
 log = logging.getLogger(__name__)
 
@@ -46,34 +48,20 @@ def _table_of(group: str) -> int | None:
     return int(rest) if prefix == "table" and rest.isdigit() else None
 
 
-def _seat_of_group(group: str) -> tuple[int, int | None] | None:
-    """(table id, seat) of a seat's or the spectators' group name (games/messages.py), else None."""
-    parts = group.split(".")
-    if parts[0] != "table" or not parts[1:2] or not parts[1].isdigit():
-        return None
-    if len(parts) == 4 and parts[2] == "seat" and parts[3].isdigit():
-        return int(parts[1]), int(parts[3])
-    if len(parts) == 3 and parts[2] == "spectators":
-        return int(parts[1]), None
-    return None
-
-
-def bundle(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    """One message per table for a commit's messages to its seat and spectator groups, in the
-    place of the table's first; every other message as it was."""
+def bundle(messages: list[Message]) -> list[tuple[str, dict]]:
+    """One message per table for a commit's messages addressed to its seats (``ToSeat``), in the
+    place of the table's first; every message to a named group as it was."""
     out: list[tuple[str, dict]] = []
     bundles: dict[int, dict] = {}
-    for group, payload in messages:
-        where = _seat_of_group(group)
-        if where is None:
-            out.append((group, payload))
+    for address, payload in messages:
+        if type(address) is not ToSeat:
+            out.append((address, payload))
             continue
-        table_id, seat = where
-        found = bundles.get(table_id)
+        found = bundles.get(address.table)
         if found is None:
-            found = bundles[table_id] = {"type": EACH, "table": table_id, "to": []}
-            out.append((table_group(table_id), found))
-        found["to"].append([seat, payload])
+            found = bundles[address.table] = {"type": EACH, "table": address.table, "to": []}
+            out.append((table_group(address.table), found))
+        found["to"].append([address.seat, payload])
     return out
 
 

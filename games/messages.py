@@ -1,15 +1,16 @@
 """Everything a client receives: the one answer to "what does a client receive".
 
-* **Groups.** Each table socket takes the messages of exactly one group: its seat's
-  (``table.<id>.seat.<n>``) or the spectators' (``table.<id>.spectators``); a commit's messages
-  to them travel as one message per table, which each process's table hub hands out by seat
-  (games/hub.py). Lobby sockets are in ``lobby.<game>``, tournament pages in ``tournament.<id>``.
+* **Addresses.** Each table socket takes the messages of exactly one seat of its table, or the
+  spectators': a message for them is addressed ``ToSeat(table, seat)`` (games/addresses.py); a
+  commit's messages to a table travel as one message per table, which each process's table hub
+  hands out by seat (games/hub.py). Lobby sockets are in the group ``lobby.<game>``, tournament
+  pages in ``tournament.<id>``.
 * **Table JSON** (``table_json``): seats, clocks, match scores, and the game's description from
   the engine (``rules``: teams, score columns, target) that the table client draws from.
 * **Per-seat messages** (``message``): ``snapshot``/``update`` with the view the engine builds for
   that seat (``State.view``; None: the public view for spectators) and the commit's events, whose
   actions are in their public form (``GameRules.public_action``: a Hearts pass hides its cards).
-* **A commit's messages** (``commit_messages``): one per listening group, built after the commit.
+* **A commit's messages** (``commit_messages``): one per listening seat, built after the commit.
 * **Lobby rows** (``lobby_tables``).
 
 Nothing here writes; games/services.py decides when these are sent, games/broadcast.py sends.
@@ -22,26 +23,17 @@ from django.utils import timezone
 
 from games import wire
 from games.engine import core
-from moderation import mutes
 
 from . import clocks, fair_deals, hints, signals
+from .addresses import Message, ToSeat, everyone
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
 
 Status = Table.Status
 CHAT_HISTORY = 50
-Message = tuple[str, dict]   # (group, payload)
 
 
 # --- groups ------------------------------------------------------------------------------------
-def seat_group(table_id: int, seat: int) -> str:
-    return f"table.{table_id}.seat.{seat}"
-
-
-def spectator_group(table_id: int) -> str:
-    return f"table.{table_id}.spectators"
-
-
 def lobby_group(game: str) -> str:
     return f"lobby.{game}"
 
@@ -50,23 +42,9 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def user_group(user_id: int) -> str:
-    """All the table sockets of one user, on every process: told when his mutes change (moderation)."""
-    return f"user.{user_id}"
-
-
-def group_of(table_id: int, seat: int | None) -> str:
-    """The group of a seat's sockets, or (None) of the spectators'."""
-    return spectator_group(table_id) if seat is None else seat_group(table_id, seat)
-
-
-def all_groups(table_id: int, seats: int) -> list[str]:
-    return [seat_group(table_id, s) for s in range(seats)] + [spectator_group(table_id)]
-
-
 def listeners(live: Live) -> list[int | None]:
-    """The seats with a socket open, then None when someone watches: a change is sent to their
-    groups, not to groups nobody listens to (a bot's seat, mostly). A socket joins its group
+    """The seats with a socket open, then None when someone watches: a change is sent to them,
+    not to seats nobody listens at (a bot's, mostly). A socket joins its seat at the hub
     before it is counted (under the table's lock) and reads its snapshot after: no change
     falls in between."""
     seats: list[int | None] = [s.index for s in live.seats if s.connections > 0]
@@ -181,7 +159,7 @@ def message(live: Live, seat: int | None, kind: str = "snapshot", events: list[d
 
 
 def send_text(msg: dict) -> dict:
-    """A group message carrying ``msg`` as the JSON its sockets send: encoded once per group, by
+    """A message carrying ``msg`` as the JSON its sockets send: encoded once per seat, by
     the committing thread, so the text is fixed before the table's next change can begin. An
     update says its version beside the text: sockets pass updates on in version order, and the seat
     it was built for (None: the spectators), which the socket checks is its own before passing it on."""
@@ -198,16 +176,19 @@ def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int 
     live = load(table_id)
     seat = seat_of(live, user)
     msg = message(live, seat)
-    # Without the lines of players this user muted (moderation); ``muted`` names them for the client.
-    muted_ids, msg["muted"] = mutes.muted(getattr(user, "id", None))
+    # Without the lines of players other apps hide from this user (moderation: those he muted).
+    hidden: set[int] = set()
+    for _receiver, ids in signals.chat_hidden.send(sender=Table, user=user):
+        hidden.update(ids or ())
     msg["me"] = user.username if getattr(user, "is_authenticated", False) else None
     msg["chat"] = [c.as_json() for c in reversed(ChatMessage.objects.filter(table_id=table_id)
-                                                  .exclude(user_id__in=muted_ids)
+                                                  .exclude(user_id__in=hidden)
                                                   .order_by("-id")[:CHAT_HISTORY])]
     own = seat is not None or live.table.owner_id == getattr(user, "id", None)
     msg["invite"] = live.table.invite_token if own else None
-    # What other apps add for a reconnecting socket (ratings: a finished match's rating changes).
-    for _receiver, extra in signals.snapshot_extras.send(sender=Table, live=live):
+    # What other apps add for a reconnecting socket (ratings: a finished match's rating changes;
+    # moderation: the players this user muted).
+    for _receiver, extra in signals.snapshot_extras.send(sender=Table, live=live, user=user):
         msg.update(extra or {})
     return msg, seat
 
@@ -216,28 +197,28 @@ def table_payloads(table_id: int, game: str, msg: dict) -> list[Message]:
     """An unversioned message (like chat) to every socket at a table: for what everyone there may
     see and that is no change of the table itself (a finished match's rating changes)."""
     payload = send_text(msg)
-    return [(g, payload) for g in all_groups(table_id, core.get_rules(game).seats)]
+    return [(to, payload) for to in everyone(table_id, core.get_rules(game).seats)]
 
 
 def commit_messages(live: Live, events: list[dict], now: datetime, *, resync: bool = False) -> list[Message]:
-    """A committed change's messages: one per listening group, each with that group's own view.
-    ``resync``: seats changed hands, so each socket rebuilds its own snapshot (and its group)."""
+    """A committed change's messages: one per listening seat, each with that seat's own view.
+    ``resync``: seats changed hands, so each socket rebuilds its own snapshot (and its seat)."""
     audience = listeners(live)
     t = live.table
     if resync:
-        return [(group_of(t.pk, s), {"type": "table.resync", "event": events[-1], "events": events})
+        return [(ToSeat(t.pk, s), {"type": "table.resync", "event": events[-1], "events": events})
                 for s in audience]
     if not audience:
         return []
     table = table_json(live, now)
-    return [(group_of(t.pk, s), send_text(message(live, s, "update", events, now, table)))
+    return [(ToSeat(t.pk, s), send_text(message(live, s, "update", events, now, table)))
             for s in audience]
 
 
 def chat_messages(table_id: int, game: str, chat: ChatMessage) -> list[Message]:
-    # ``author``: sockets of users who muted him drop the line (games/consumers.py table_send).
+    # ``author``: a socket drops the line if its user hides his (games/socket_hooks.py: moderation's mutes).
     payload = dict(send_text({"type": "chat", "message": chat.as_json()}), author=chat.user_id)
-    return [(g, payload) for g in all_groups(table_id, core.get_rules(game).seats)]
+    return [(to, payload) for to in everyone(table_id, core.get_rules(game).seats)]
 
 
 # --- the lobby ---------------------------------------------------------------------------------

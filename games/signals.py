@@ -1,4 +1,5 @@
-"""What other apps (ratings, tournaments) may react to, without games knowing about them."""
+"""What other apps (ratings, tournaments, moderation) may react to, without games knowing about
+them. (What they add to the table socket itself, commands and per-socket state: games/socket_hooks.py.)"""
 from django.dispatch import Signal
 
 # Sent inside the transaction that finishes a match, with ``match`` (games.models.Match, already
@@ -6,9 +7,15 @@ from django.dispatch import Signal
 # twice or before the commit belongs in ``transaction.on_commit`` or an idempotent task.
 match_finished = Signal()
 
-# Sent (with ``live``, a games.loading.Live) while a socket's snapshot is built: each receiver
-# returns a dict of extra top-level keys for it, or None. Read-only.
+# Sent (with ``live``, a games.loading.Live, and ``user``, the socket's user, maybe anonymous)
+# while a socket's snapshot is built: each receiver returns a dict of extra top-level keys for it,
+# or None. Read-only.
 snapshot_extras = Signal()
+
+# Sent (with ``user``, maybe anonymous) while a socket's snapshot is built: each receiver returns
+# the ids of the players whose chat lines that user is not shown (moderation: those he muted), or
+# None. Read-only. (Lines said later are dropped by the socket: games/socket_hooks.py ``hides``.)
+chat_hidden = Signal()
 
 # Sent inside the transaction in which a bot takes over a player's seat (4-player games), with
 # ``match``, ``seat`` (index) and ``deal`` (games.models.Deal in play, or None): the seat's moves

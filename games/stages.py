@@ -1,5 +1,6 @@
 """Where a table move waits inside a web process, hop by hop: opt-in timings for
-``bench/live.py --stages``, off otherwise (one flag read per move).
+``bench/live.py --stages``. Off, they cost nothing: the table socket's step is the plain one,
+and ``timed`` replaces it only in a process started with ``STAGES_FILE`` (games/consumers.py).
 
 py-spy shows where a process's CPU goes; these show where one move's *time* goes between the
 socket's frame and its Redis publish:
@@ -20,7 +21,7 @@ import glob
 import os
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Awaitable, Callable, Iterator
 
 _PATH = os.environ.get("STAGES_FILE")
 ENABLED = bool(_PATH)
@@ -67,6 +68,27 @@ def record(move: Move) -> None:
         with open(f"{_PATH}.{os.getpid()}", "a") as fh:
             fh.writelines(_lines)
         _lines.clear()
+
+
+def timed(apply: Callable, in_thread: Callable, publish: Callable[..., Awaitable[None]]):
+    """A table socket's step (``TableConsumer.apply_and_publish``) with each hop timed: ``apply``
+    (socket, data) -> (messages, error) run on a pool thread through ``in_thread``, then the
+    messages handed to ``publish`` (layer, messages); the move's line recorded once they are out."""
+    def apply_timed(socket, data, move: Move):
+        with move.in_thread():
+            return apply(socket, data)
+
+    apply_in_thread = in_thread(apply_timed)
+
+    async def step(socket, data):
+        move = Move()
+        sent, error = await apply_in_thread(socket, data, move)
+        move.back_on_loop()
+        await publish(socket.channel_layer, sent)
+        record(move)
+        return sent, error
+
+    return step
 
 
 STAGES = ("queued", "thread", "cpu", "back", "publish")

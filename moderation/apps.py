@@ -5,3 +5,15 @@ from django.utils.translation import gettext_lazy as _
 class ModerationConfig(AppConfig):
     name = "moderation"
     verbose_name = _("Moderation")
+
+    def ready(self):
+        # Moderation plugs into the table socket; games never imports moderation.
+        from games import signals, socket_hooks
+
+        from . import sockets
+
+        for kind, command in sockets.COMMANDS.items():
+            socket_hooks.add_command(kind, command)
+        socket_hooks.add_companion(sockets.Mutes)
+        signals.chat_hidden.connect(sockets.hidden_chat, dispatch_uid="moderation.hidden_chat")
+        signals.snapshot_extras.connect(sockets.snapshot_mutes, dispatch_uid="moderation.snapshot_mutes")

@@ -1,9 +1,13 @@
 """Who a user has muted: what the table sockets and snapshots read (no writes here; the writer is
-moderation/services.py). Kept apart from the services so that games/messages.py, which builds
-what clients receive, reads mutes without reaching any writer."""
+moderation/services.py), and the group his table sockets listen on for a change of it."""
 from __future__ import annotations
 
 from .models import Mute
+
+
+def user_group(user_id: int) -> str:
+    """All the table sockets of one user, on every process: told when his mutes change."""
+    return f"user.{user_id}"
 
 
 def muted(user_id: int | None) -> tuple[frozenset[int], list[str]]:

@@ -1,8 +1,8 @@
 """The only writer of mutes and reports. Refusals are ``games.errors.ServiceError``s with a reason
 for the player, as the table socket answers them (docs/PROTOCOL.md "Mute and report").
 
-A change of a user's mutes is announced, on commit, to his own group (``games.messages.user_group``)
-which every table socket of his joins, on whichever process: each reloads his mutes, so the muted
+A change of a user's mutes is announced, on commit, to his own group (``mutes.user_group``),
+which every table socket of his joins (moderation/sockets.py), on whichever process: each reloads his mutes, so the muted
 player's chat stops reaching all of them at once.
 """
 from __future__ import annotations
@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from games import broadcast
 from games.errors import ServiceError
-from games.messages import user_group
 from games.models import ChatMessage, Deal, Table
 
 from .models import Mute, Report
+from .mutes import user_group
 
 REPORT_TEXT_MAX = 1000
 CHAT_EVIDENCE = 100         # chat lines copied into a report
@@ -52,7 +52,7 @@ def _player(user, name, *, verb: str):
 
 
 def _announce(user) -> None:
-    """On commit, every socket of ``user`` reloads his mutes (games/consumers.py ``user_mutes``)."""
+    """On commit, every socket of ``user`` reloads his mutes (moderation/sockets.py ``Mutes``)."""
     uid = user.pk
     broadcast.send_on_commit(lambda: [(user_group(uid), {"type": "user.mutes"})])
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import broadcast, wire
 from games import language
-from games.consumers import ThinConsumer, in_thread
+from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
 from games.labels import bot_level_choices
 

@@ -115,3 +115,11 @@ def test_strict_shows_what_the_known_list_leaves_out(capsys):
     assert (IG.main(["--strict"]) == 1) == bool(IG.KNOWN_CYCLE_EDGES)
     out = capsys.readouterr().out
     assert all(f"{a} -> {b}" in out or a in out for a, b in IG.KNOWN_CYCLE_EDGES)
+
+
+def test_it_keeps_games_free_of_moderation():
+    """Moderation plugs into the table socket (games/socket_hooks.py) and its snapshot
+    (games/signals.py) from its AppConfig.ready; games imports none of it."""
+    graph = IG.graph()
+    for name in (m for m in graph if m.startswith("games")):
+        assert not any(t.startswith("moderation") for t in graph[name]), name

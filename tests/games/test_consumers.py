@@ -6,6 +6,7 @@ import pytest
 from channels.db import database_sync_to_async as db
 
 from games import bots, loading, messages, services
+from games.addresses import ToSeat
 from games.models import Match, Table
 
 from .sockets import connect
@@ -197,16 +198,16 @@ async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_o
         make_user, task_queue, monkeypatch):
     """Processes publish what they commit, so updates can reach a socket's process out of order."""
     from channels.layers import get_channel_layer
-    from games import consumers
-    monkeypatch.setattr(consumers, "GAP_SECONDS", 0.1)
+    from games import ordering
+    monkeypatch.setattr(ordering, "GAP_SECONDS", 0.1)
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
     from games import broadcast
     layer, v = get_channel_layer(), mover.version
-    group = messages.seat_group(table.pk, mover.seat)
+    to = ToSeat(table.pk, mover.seat)
 
     async def publish(version):
         text = json.dumps({"type": "update", "version": version, "you": mover.seat})
-        await broadcast.send(layer, [(group, {"type": "table.send", "version": version, "text": text})])
+        await broadcast.send(layer, [(to, {"type": "table.send", "version": version, "text": text})])
 
     await publish(v + 2)
     assert await mover.comm.receive_nothing(timeout=0.05)      # held for the one before it
@@ -293,7 +294,7 @@ async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consum
     from autobahn.exception import Disconnected
     from uvicorn.protocols.utils import ClientDisconnected
 
-    from games.consumers import ThinConsumer
+    from games.socket_base import ThinConsumer
 
     error = {"daphne": Disconnected, "uvicorn": ClientDisconnected}[gone]
 

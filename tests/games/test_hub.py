@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from games import broadcast
+from games.addresses import ToSeat
 from games.hub import TableHub, bundle
 from games.layers import EmbeddedChannelLayer, ScaledChannelLayer
 from tests.services import require_redis
@@ -29,16 +30,16 @@ def m(n):
     return {"type": "table.send", "text": str(n), "version": n}
 
 
-async def test_a_commits_messages_for_a_tables_groups_become_one_message_in_the_place_of_the_first():
-    sent = [("lobby.hearts", {"type": "lobby.send"}), ("table.3.seat.1", m(1)), ("user.9", {"type": "u"}),
-            ("table.3.spectators", m(2)), ("table.4.seat.0", m(3)), ("table.3.seat.1", m(4)),
-            ("table.3.nobody", m(5)), ("tournament.2", {"type": "t"})]
+async def test_a_commits_messages_to_a_tables_seats_become_one_message_in_the_place_of_the_first():
+    sent = [("lobby.hearts", {"type": "lobby.send"}), (ToSeat(3, 1), m(1)), ("user.9", {"type": "u"}),
+            (ToSeat(3, None), m(2)), (ToSeat(4, 0), m(3)), (ToSeat(3, 1), m(4)),
+            ("table.3.seat.1", m(5)), ("tournament.2", {"type": "t"})]
     assert bundle(sent) == [
         ("lobby.hearts", {"type": "lobby.send"}),
         ("table.3", {"type": "table.each", "table": 3, "to": [[1, m(1)], [None, m(2)], [1, m(4)]]}),
         ("user.9", {"type": "u"}),
         ("table.4", {"type": "table.each", "table": 4, "to": [[0, m(3)]]}),
-        ("table.3.nobody", m(5)), ("tournament.2", {"type": "t"})]
+        ("table.3.seat.1", m(5)), ("tournament.2", {"type": "t"})]     # a group's name is never read
 
 
 async def test_each_socket_gets_its_own_seats_payloads_in_order_and_nobody_elses():
@@ -51,14 +52,14 @@ async def test_each_socket_gets_its_own_seats_payloads_in_order_and_nobody_elses
     await hub.join(1, 1, east)
     await hub.join(1, None, watcher)
     await hub.join(2, 0, elsewhere)
-    await broadcast.send(layer, [("table.1.seat.0", m(i)) for i in range(5)]
-                         + [("table.1.seat.1", m(10)), ("table.1.spectators", m(20))])
+    await broadcast.send(layer, [(ToSeat(1, 0), m(i)) for i in range(5)]
+                         + [(ToSeat(1, 1), m(10)), (ToSeat(1, None), m(20))])
     assert await north.next(5) == [m(i) for i in range(5)]
     assert await north_too.next(5) == [m(i) for i in range(5)]
     assert await east.next() == [m(10)]
     assert await watcher.next() == [m(20)]
     await hub.leave(1, 1, east)
-    await broadcast.send(layer, [("table.1.seat.1", m(11)), ("table.1.spectators", m(21))])
+    await broadcast.send(layer, [(ToSeat(1, 1), m(11)), (ToSeat(1, None), m(21))])
     assert await watcher.next() == [m(21)]
     for sock in (north, east, elsewhere):
         assert sock.got.empty()
@@ -82,8 +83,8 @@ async def test_two_processes_take_a_move_from_one_redis_message_and_resync_after
         await TableHub.of(second).join(5, None, watcher)
         await spy.psubscribe("test-hub*table.5*")
         assert (await spy.get_message(timeout=5))["type"] == "psubscribe"
-        await broadcast.send(first, [("table.5.seat.0", m(1)), ("table.5.seat.1", m(2)),
-                                     ("table.5.spectators", m(3))])
+        await broadcast.send(first, [(ToSeat(5, 0), m(1)), (ToSeat(5, 1), m(2)),
+                                     (ToSeat(5, None), m(3))])
         assert await north.next() == [m(1)]
         assert await east.next() == [m(2)]
         assert await watcher.next() == [m(3)]
@@ -96,7 +97,7 @@ async def test_two_processes_take_a_move_from_one_redis_message_and_resync_after
         assert await east.next() == [{"type": "table.lost"}]
         assert await watcher.next() == [{"type": "table.lost"}]
         assert north.got.empty()
-        await broadcast.send(first, [("table.5.seat.1", m(4))])
+        await broadcast.send(first, [(ToSeat(5, 1), m(4))])
         assert await east.next() == [m(4)]
     finally:
         await spy.aclose()
@@ -110,8 +111,9 @@ async def test_a_socket_slow_to_read_holds_up_only_itself():
     class Socket(TableConsumer):
         def __init__(self, gate):
             super().__init__()
-            self.table_id, self.held, self.version = 1, {}, 0
-            self.outbox, self.pusher, self.view_lock = __import__("collections").deque(), None, asyncio.Lock()
+            self.table_id, self.user = 1, None
+            self.prepare()
+            self.order.shown(0)
             self.gate, self.texts = gate, []
 
         async def send(self, text_data=None, bytes_data=None, close=False):
@@ -197,9 +199,9 @@ async def test_sites_on_two_redis_databases_never_get_each_others_table_messages
         north, their_north = Recorder(), Recorder()
         await TableHub.of(ours).join(6, 0, north)
         await TableHub.of(theirs).join(6, 0, their_north)
-        await broadcast.send(theirs, [("table.6.seat.0", m(1))])
+        await broadcast.send(theirs, [(ToSeat(6, 0), m(1))])
         assert await their_north.next() == [m(1)]
-        await broadcast.send(ours, [("table.6.seat.0", m(2))])
+        await broadcast.send(ours, [(ToSeat(6, 0), m(2))])
         assert await north.next() == [m(2)]          # and not their m(1) first
         assert north.got.empty() and their_north.got.empty()
     finally:

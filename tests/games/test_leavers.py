@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games import loading, messages, presence, services, tasks
+from games.addresses import ToSeat
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
@@ -62,7 +63,7 @@ def test_the_last_socket_closing_makes_a_player_away_and_everyone_is_told(make_u
     presence.remove(t.pk, "ola-1")
     away = Seat.objects.get(table=t, index=1).away_since
     assert away is not None and version(t.pk) == v + 1
-    assert {g for g, _p in sent} == {messages.seat_group(t.pk, 0), messages.spectator_group(t.pk)}
+    assert {g for g, _p in sent} == {ToSeat(t.pk, 0), ToSeat(t.pk, None)}
     msg = json.loads(sent[0][1]["text"])
     assert msg["event"] == {"kind": "away", "seat": 1, "since": messages.epoch_ms(away)}
     seat = msg["table"]["seats"][1]
@@ -80,7 +81,7 @@ def test_coming_back_within_the_grace_clears_it(make_user, task_queue, sent):
     sent.clear()
     presence.place(t.pk, "ola-2", 1)
     assert Seat.objects.get(table=t, index=1).away_since is None and version(t.pk) == v + 1
-    msg = json.loads(dict(sent)[messages.seat_group(t.pk, 0)]["text"])
+    msg = json.loads(dict(sent)[ToSeat(t.pk, 0)]["text"])
     assert msg["event"] == {"kind": "back", "seat": 1}
     assert msg["table"]["seats"][1]["away_since"] is None and msg["table"]["seats"][1]["connected"]
     assert refusal(t.pk, ala).code == "opponent_here"
@@ -136,7 +137,7 @@ def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_que
     rows = {p.seat: p for p in MatchPlayer.objects.filter(match=m)}
     assert (rows[1].result, rows[1].abandoned, rows[1].timed_out) == ("loss", True, True)
     assert (rows[0].result, rows[0].abandoned) == ("win", False)
-    msg = json.loads(dict(sent)[messages.seat_group(t.pk, 0)]["text"])
+    msg = json.loads(dict(sent)[ToSeat(t.pk, 0)]["text"])
     assert [e["kind"] for e in msg["events"]] == ["abandoned", "match_end"]
     assert msg["event"]["ended_by"] == "abandoned" and msg["table"]["match"]["abandoned"] == [1]
     assert msg["table"]["seats"][1]["away_since"] is None      # no match on: nothing to wait for

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import loading, messages, presence, services, tasks
+from games.addresses import ToSeat
 from games.models import Deal, Seat, Table
 from games.errors import ServiceError
 
@@ -102,22 +103,22 @@ def test_it_sends_each_seat_its_own_view_only_after_commit(make_user, task_queue
     seat, user = to_act_user(t.pk, [ala, ola])
     human_move(t.pk, user)
     groups = {g: p for g, p in sent}
-    assert set(groups) == {messages.seat_group(t.pk, 0), messages.seat_group(t.pk, 1),
-                           messages.spectator_group(t.pk)}
+    assert set(groups) == {ToSeat(t.pk, 0), ToSeat(t.pk, 1),
+                           ToSeat(t.pk, None)}
     lv = loading.load(t.pk)
     for s in (0, 1):
-        msg = json.loads(groups[messages.seat_group(t.pk, s)]["text"])
+        msg = json.loads(groups[ToSeat(t.pk, s)]["text"])
         assert msg["you"] == s and msg["view"]["hand"] == lv.state.view(s)["hand"]
-    assert json.loads(groups[messages.spectator_group(t.pk)]["text"])["view"]["hand"] == []
+    assert json.loads(groups[ToSeat(t.pk, None)]["text"])["view"]["hand"] == []
 
 
-def test_it_sends_a_change_only_to_the_groups_someone_listens_to(make_user, task_queue, sent):
+def test_it_sends_a_change_only_to_the_seats_someone_listens_at(make_user, task_queue, sent):
     t, ala, ola = two_player_table(make_user)
     presence.place(t.pk, "tab-1", 1)
     presence.place(t.pk, "tab-2", 1)            # two tabs
     presence.remove(t.pk, "tab-1")
-    for n, expected in enumerate(([messages.seat_group(t.pk, 1)],
-                                  [messages.seat_group(t.pk, 1), messages.spectator_group(t.pk)])):
+    for n, expected in enumerate(([ToSeat(t.pk, 1)],
+                                  [ToSeat(t.pk, 1), ToSeat(t.pk, None)])):
         sent.clear()
         human_move(t.pk, to_act_user(t.pk, [ala, ola])[1])
         assert [g for g, _p in sent] == expected
@@ -295,7 +296,7 @@ def test_taking_the_last_open_seat_starts_the_match_in_the_same_change(make_user
     assert lv.match is not None and lv.state is not None
     assert Deal.objects.filter(match__table=t).count() == 1
     assert len(lv.state.view(2)["hand"]) == 13
-    resyncs = [p for g, p in sent if g == messages.group_of(t.pk, None)]
+    resyncs = [p for g, p in sent if g == ToSeat(t.pk, None)]
     assert [[e["kind"] for e in p["events"]] for p in resyncs] == [["seat", "match_start"]]
     assert resyncs[0]["type"] == "table.resync" and resyncs[0]["events"][0]["seat"] == 2
     lobby = [p for g, p in sent if g == messages.lobby_group("hearts")]

@@ -25,3 +25,33 @@ def test_a_recorded_move_is_read_back_by_its_arrival_within_the_window_only(tmp_
     assert found["thread"][0] >= 10 > found["cpu"][0] > 0       # the wait is wall time, not CPU
     assert all(v[0] >= 0 for v in found.values())
     assert stages.read(prefix, move.arrived_epoch + 1, move.arrived_epoch + 2)["thread"] == []
+
+
+def test_off_the_table_socket_takes_the_plain_step():
+    from games.consumers import TableConsumer
+    assert TableConsumer.apply_and_publish.__qualname__ == "TableConsumer.apply_and_publish"
+
+
+async def test_the_timed_step_answers_as_the_plain_one_and_records_the_move(tmp_path, monkeypatch):
+    from asgiref.sync import sync_to_async
+
+    prefix = str(tmp_path / "stages")
+    monkeypatch.setattr(stages, "_PATH", prefix)
+    monkeypatch.setattr(stages, "_flushed_at", 0.0)
+    monkeypatch.setattr(stages, "_lines", [])
+    published = []
+
+    class Socket:
+        channel_layer = "layer"
+
+    def apply(socket, data):
+        return [("group", data)], None
+
+    async def publish(layer, sent):
+        published.append((layer, sent))
+
+    step = stages.timed(apply, lambda f: sync_to_async(f, thread_sensitive=False), publish)
+    started = time.time()
+    assert await step(Socket(), {"n": 1}) == ([("group", {"n": 1})], None)
+    assert published == [("layer", [("group", {"n": 1})])]
+    assert len(stages.read(prefix, started - 1, time.time() + 1)["publish"]) == 1

@@ -45,7 +45,7 @@ def test_a_change_of_mutes_is_announced_to_the_users_own_group_on_commit(people,
     with broadcast.collecting() as sent, django_capture_on_commit_callbacks(execute=True):
         services.mute(ala, "bob")
         assert sent == []           # nothing before the commit
-    assert sent == [(messages.user_group(ala.pk), {"type": "user.mutes"})]
+    assert sent == [(mutes.user_group(ala.pk), {"type": "user.mutes"})]
 
 
 def test_it_refuses_oneself_bots_unknown_players_and_anonymous_visitors(people):

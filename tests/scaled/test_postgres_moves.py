@@ -159,6 +159,7 @@ PRESENCE = hearts_table("pr", (0, 2, 3)) + """
 import json, random, threading, time
 from django.db import connection
 from games import broadcast
+from games.addresses import ToSeat
 from games.bots import choose_action
 
 read, release = threading.Event(), threading.Event()
@@ -194,7 +195,7 @@ committed_at = time.monotonic()
 release.set()
 mover.join(); joiner.join()
 print(json.dumps({"before": live.table.version, "snapshot": joined["version"],
-                  "to_seat_1": messages.seat_group(t.pk, 1) in sent,
+                  "to_seat_1": ToSeat(t.pk, 1) in sent,
                   "counted_after_commit": joined["counted_at"] > committed_at}))
 """
 
