@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown,
-               socket_guard, socket_hooks, stages, thinking, wire)
+               socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import TableHub
@@ -204,11 +204,7 @@ class TableConsumer(ThinConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if await self.over_limit(self.version):
             return
-        try:
-            data = wire.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError):
-            data = None
-        kind = data.get("type") if isinstance(data, dict) else None
+        data, kind = socket_base.parse(text_data, bytes_data)
         if kind == "sync":
             await self._resync()
             return

@@ -86,3 +86,13 @@ class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):
             with translation.override(language.of_scope(self.scope)):
                 await self.send_json(self.limiter.error(version))
         return True
+
+
+def parse(text_data, bytes_data) -> tuple[dict | None, str | None]:
+    """A client's frame as (the message, its ``type``): (None, None) for what is not a JSON object
+    (each consumer answers that in its own words)."""
+    try:
+        data = wire.loads(text_data if text_data is not None else bytes_data)
+    except (TypeError, ValueError):
+        return None, None
+    return (data, data.get("type")) if isinstance(data, dict) else (data, None)

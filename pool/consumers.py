@@ -17,7 +17,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import broadcast, wire
+from games import broadcast, socket_base
 from games import language
 from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
@@ -69,11 +69,7 @@ class PoolConsumer(ThinConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if await self.over_limit():
             return
-        try:
-            data = wire.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError):
-            data = None
-        kind = data.get("type") if isinstance(data, dict) else None
+        data, kind = socket_base.parse(text_data, bytes_data)
         if kind == "join":
             sent, error = await in_thread(self._call)(services.join, self.user, data.get("pool"), self.channel_name)
             if error is None:
