@@ -89,7 +89,9 @@ def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts)
     phone.wait_for_selector(".tournament-live[data-status=running] #arena-progress", timeout=30000)
     first = phone.evaluate("document.getElementById('arena-progress').value")
     phone.wait_for_function("n => document.getElementById('arena-progress').value > n", arg=first + 2)
-    phone.wait_for_function(f"({GAMES})() >= 4", timeout=30000)
+    # A function, never an expression: Playwright polls an expression with eval(), which the
+    # page's CSP refuses once the first check has not passed (a flake that hung on the timing).
+    phone.wait_for_function(f"() => ({GAMES})() >= 4", timeout=30000)
     rows = phone.locator("#leaderboard tbody tr")
     assert rows.count() == 5
     phone.screenshot(path=str(artifacts / "arena-phone-running.png"), full_page=True)
@@ -110,7 +112,7 @@ def test_an_arena_page_follows_the_leaderboard_live(server, new_page, artifacts)
     phone.wait_for_selector(".tournament-paused", state="detached", timeout=10000)
 
     # The window closes; the last matches finish; the final ranking arrives without a reload.
-    phone.wait_for_function(f"({GAMES})() >= 8", timeout=30000)
+    phone.wait_for_function(f"() => ({GAMES})() >= 8", timeout=30000)
     shell(server, CLOSE_NOW.format(tid=tid))
     phone.wait_for_selector(".tournament-live[data-status=finished]", timeout=60000)
     assert phone.evaluate("window.__noReload") is True
