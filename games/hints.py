@@ -33,30 +33,45 @@ RATED, TOURNAMENT, PEOPLE, NOT_YOUR_TURN, NO_CHOICE, AGAIN = (
     "hint_rated", "hint_tournament", "hint_people", "not_your_turn", "hint_no_choice", "hint_again")
 
 
-def table_refusal(live: Live, seat: int | None) -> ServiceError | None:
-    """Why hints are refused at this table for ``seat`` (None: they are allowed there). Reads only
-    what the table's load holds (no query): the per-seat view's ``hints_allowed`` asks it too."""
+def refused_because(live: Live, seat: int | None) -> str | None:
+    """The code of why hints are refused at this table for ``seat`` (None: allowed there). Reads
+    only what the table's load holds, and builds no message: every seat's view asks it at every
+    move (its ``hints_allowed``), so it is the cheap part; ``table_refusal`` words it."""
     t = live.table
     if seat is None:
-        return ServiceError("spectator", _("Only a player at the table can ask for a hint."), t.version)
+        return "spectator"
     if t.rated:
-        return ServiceError(RATED, _("Hints are only for unrated tables: this table is rated."), t.version,
-                            category="forbidden")
+        return RATED
     if t.tournament_table or t.duplicate:
-        return ServiceError(TOURNAMENT, _("No hints in a tournament."), t.version, category="forbidden")
+        return TOURNAMENT
     for s in live.seats:
         # A house bot's seat only: not a person's, not a bot account's, nor a person's a bot took
         # over (the match was a people's match).
         house_bot = s.user_id is not None and s.user.is_bot and not s.user.is_bot_account
         if s.index != seat and not house_bot:
-            return ServiceError(PEOPLE, _("Hints are only for tables against the house bots: another "
-                                          "seat here is a person."), t.version, category="forbidden")
+            return PEOPLE
     return None
+
+
+def table_refusal(live: Live, seat: int | None) -> ServiceError | None:
+    """Why hints are refused at this table for ``seat``, as the error the player reads."""
+    code, version = refused_because(live, seat), live.table.version
+    if code is None:
+        return None
+    if code == "spectator":
+        return ServiceError("spectator", _("Only a player at the table can ask for a hint."), version)
+    if code == RATED:
+        return ServiceError(RATED, _("Hints are only for unrated tables: this table is rated."), version,
+                            category="forbidden")
+    if code == TOURNAMENT:
+        return ServiceError(TOURNAMENT, _("No hints in a tournament."), version, category="forbidden")
+    return ServiceError(PEOPLE, _("Hints are only for tables against the house bots: another "
+                                  "seat here is a person."), version, category="forbidden")
 
 
 def allowed(live: Live, seat: int | None) -> bool:
     """The per-seat view's ``hints_allowed``: whether the client shows the hint button."""
-    return seat is not None and table_refusal(live, seat) is None
+    return refused_because(live, seat) is None
 
 
 def options_of(view: dict) -> list[dict]:
