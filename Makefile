@@ -36,7 +36,7 @@ test: install
 	@test -x /usr/bin/chromium -a -x /usr/sbin/nginx || (apt-get update && apt-get install -y chromium nginx)
 	test -d node_modules/axe-core || npm ci --no-audit --no-fund
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest $(PARALLEL)
+	$(BIN)/pytest $(PARALLEL) --durations=25
 
 # The inner loop: engine, bots, services, sockets, views; no browser, no servers in subprocesses
 # (tests/conftest.py marks those by directory and by what their module runs).
