@@ -102,14 +102,16 @@ def test_the_deal_result_is_in_sight_on_a_phone_scrolled_to_the_hand(server, new
     panel.wait_for()
     page.evaluate(to_the_bottom)
     assert page.evaluate("window.scrollY") > 0            # the page is scrolled: the felt's top is gone
-    height = VIEWPORTS["phone"][1]
-    for part in (".result-panel[data-kind=deal] h2", "[data-action=close-result]"):
-        box = page.locator(part).bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (part, box)
-    hit = page.evaluate("""() => { const r = document.querySelector('.result-panel h2').getBoundingClientRect();
+    # Measured in one go inside the page (an update may redraw the panel between two calls from
+    # here): the title and the close button in sight, the title on top, not under the hand.
+    page.wait_for_function("""(height) => {
+      const seen = ['.result-panel[data-kind=deal] h2', '[data-action=close-result]'].every(s => {
+        const n = document.querySelector(s); if (!n) return false;
+        const r = n.getBoundingClientRect(); return r.height > 0 && r.y >= 0 && r.y + r.height <= height; });
+      const h = document.querySelector('.result-panel h2'); if (!seen || !h) return false;
+      const r = h.getBoundingClientRect();
       const n = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return !!(n && n.closest('.result-panel')); }""")
-    assert hit                                            # on top, not under the hand
+      return !!(n && n.closest('.result-panel')); }""", arg=VIEWPORTS["phone"][1], timeout=5000)
     page.screenshot(path=str(artifacts / "issue30-deal-result-phone.png"))
     page.click("[data-action=close-result]")
     panel.wait_for(state="detached")
