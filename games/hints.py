@@ -18,8 +18,6 @@ import logging
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from django_ratelimit.core import get_usage
-
 from .errors import ServiceError
 from .loading import Live
 
@@ -93,17 +91,12 @@ def check_choice(view: dict, options: list[dict], version: int) -> None:
 def take_allowance(user, seat, version: int) -> None:
     """Refuse a second hint for the same move (``Seat.hint_version``), and count one hint of
     ``user`` against HINT_RATE (a broken cache limits nothing)."""
-    from .limits import _refusal
+    from .limits import count_user_rate
     if seat.hint_version == version:
         raise ServiceError(AGAIN, _("You already have the hint for this move."), version,
                            category="rate_limited")
     try:
-        rate = settings.HINT_RATE
-        if rate:
-            usage = get_usage(None, group="limit.hint", key=lambda _group, _request: str(user.pk),
-                              rate=rate, increment=True)
-            if usage is not None and usage["should_limit"]:
-                raise _refusal(_("You are asking for hints too often."), usage["time_left"])
+        count_user_rate(user, "limit.hint", settings.HINT_RATE, _("You are asking for hints too often."))
     except ServiceError:
         raise
     except Exception:

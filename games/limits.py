@@ -96,16 +96,22 @@ def answer(response, refusal: ServiceError | None):
     return response
 
 
+def count_user_rate(user, group: str, rate: str, reason: str) -> None:
+    """Count one of ``user``'s actions of ``group`` against ``rate`` (none: no limit); raise the
+    ``rate_limited`` error with ``reason`` and the wait when it is over. The cache's errors are the
+    caller's to forgive."""
+    if not rate:
+        return
+    usage = get_usage(None, group=group, key=lambda _group, _request: str(user.pk), rate=rate, increment=True)
+    if usage is not None and usage["should_limit"]:
+        raise _refusal(reason, usage["time_left"])
+
+
 def check_chat(user, text: str) -> None:
     """Count one chat message of ``user``; raise ServiceError ``rate_limited`` when it is over
     his rate or repeats what he said within CHAT_REPEAT_SECONDS. A broken cache limits nothing."""
     try:
-        rate = settings.CHAT_RATE
-        if rate:
-            usage = get_usage(None, group="limit.chat", key=lambda _group, _request: str(user.pk),
-                              rate=rate, increment=True)
-            if usage is not None and usage["should_limit"]:
-                raise _refusal(_("You are sending chat messages too fast."), usage["time_left"])
+        count_user_rate(user, "limit.chat", settings.CHAT_RATE, _("You are sending chat messages too fast."))
         repeat = settings.CHAT_REPEAT_SECONDS
         if repeat:
             key = _said_key(user.pk, text)
