@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Iterator
 
 from bench._servers import DAPHNE_FRAME_LIMIT
+from tests.forking_shell import Shell
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,16 +74,20 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
                           *DAPHNE_FRAME_LIMIT, "config.asgi:application"]}[server]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
+    shells: list[Shell] = []
+
     def shell(code: str, extra_env: dict | None = None) -> str:
-        out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
-                             env=dict(env, **(extra_env or {})), check=True, capture_output=True, text=True)
-        return out.stdout.strip().splitlines()[-1]
+        if not shells:                  # started at the first use: most sites never need one
+            shells.append(Shell(env))
+        return shells[0].run(code, extra_env)
 
     try:
         _wait_for_port(port, proc)
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
                               log=log_path, server=server)
     finally:
+        for started in shells:
+            started.close()
         proc.terminate()
         try:
             proc.wait(10)

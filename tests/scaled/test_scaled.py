@@ -3,6 +3,7 @@ processes, a separate Celery worker and beat. Players of one table sit on differ
 the worker is killed mid-match and replaced, and the match still ends with no move lost or doubled.
 """
 import asyncio
+import atexit
 import json
 import os
 import random
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.forking_shell import Shell
 from tests.services import require, per_worker, worker_redis_db
 
 pytestmark = pytest.mark.scaled
@@ -92,10 +94,25 @@ def artifact(name: str) -> Path:
     return ROOT / "test-artifacts" / per_worker(name)
 
 
+_shells: dict[str, Shell] = {}
+KEPT_SHELLS = 3          # the environments in use at once (a module's, a restore's); older ones close
+
+
 def manage_shell(env, code):
-    out = subprocess.run([BIN / "python", "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    """``manage.py shell -c code`` in ``env``, its last line read as JSON (through a shell that
+    stays up per environment: tests/forking_shell.py)."""
+    key = json.dumps(sorted(env.items()))
+    shell = _shells.pop(key, None) or Shell(env, BIN / "python")
+    _shells[key] = shell                       # the most recently used last
+    while len(_shells) > KEPT_SHELLS:
+        _shells.pop(next(iter(_shells))).close()
+    return json.loads(shell.run(code))
+
+
+@atexit.register
+def _close_shells():
+    for shell in _shells.values():
+        shell.close()
 
 
 SETUP = """
