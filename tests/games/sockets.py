@@ -27,7 +27,8 @@ class Sock:
         self.unchecked: list[dict] = []
         self.last: dict | None = None      # last snapshot/update
 
-    async def recv(self, timeout=2.0) -> dict:
+    async def recv(self, timeout=20.0) -> dict:
+        # The timeout only says when a message that must come is lost: a loaded machine is slow.
         msg = json.loads(await self.comm.receive_from(timeout=timeout))
         self.received.append(msg)
         self.unchecked.append(msg)
@@ -35,8 +36,12 @@ class Sock:
             self.last = msg
         return msg
 
-    async def drain(self) -> list[dict]:
+    async def drain(self, version: int | None = None) -> list[dict]:
+        """What has arrived; with ``version``, first everything up to that table version (the
+        broadcasts of a commit may still be on their way: waiting for them is not a race)."""
         out = []
+        while version is not None and (self.last is None or self.last["version"] < version):
+            out.append(await self.recv())
         while not await self.comm.receive_nothing(timeout=0.02, interval=0.005):
             out.append(await self.recv())
         return out

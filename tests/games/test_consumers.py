@@ -15,8 +15,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def drain_all(socks, guard=None, table_id=None):
+    """Every socket's messages up to the table's stored version, when the table is given."""
+    version = await version_of(table_id) if table_id is not None else None
     for s in socks:
-        await s.drain()
+        await s.drain(version)
         if guard is not None:
             guard.check(table_id, s)
 
