@@ -233,6 +233,9 @@ def analyses_in(t0: float, t1: float) -> dict:
         "run_p50": statistics.median(runs) if runs else None, "run_max": max(runs, default=None),
         "cpu_p50": statistics.median([a.cpu_seconds for a in done]) if done else None,
         "decisions_p50": statistics.median([a.total for a in done]) if done else None,
+        # Those under way at the read: decisions judged of those planned.
+        "running_done": sum(a.done for a in rows if a.status == Analysis.Status.RUNNING),
+        "running_total": sum(a.total for a in rows if a.status == Analysis.Status.RUNNING),
         # The backlog at the read: how long the oldest analysis not yet started has waited.
         "waiting_max": max(((timezone.now() - a.created_at).total_seconds() for a in rows
                             if a.status == Analysis.Status.PENDING), default=None),

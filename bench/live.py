@@ -534,6 +534,8 @@ def print_analyses(r: dict) -> None:
           f" run (started -> finished) p50 / max {secs('run_p50')} / {secs('run_max')} s;"
           f" {secs('cpu_p50')} CPU s and {a['decisions_p50'] or 0:.0f} decisions per analysis (p50);"
           f" the longest still waiting {secs('waiting_max')} s")
+    if a["by_status"].get("running"):
+        print(f"    under way at the read: {a['running_done']} of {a['running_total']} decisions judged")
     mine, bots = r["people_by_table"].get("ending"), r["bot_by_level"].get("ending")
     parts = []
     if mine:
