@@ -77,7 +77,7 @@ def pop_option(argv: list[str], name: str, default: int) -> int:
 
 
 # --- tables one move from their match's end (--ending) -------------------------------------------
-MAX_DEALS = 60      # a simulated match longer than this is drawn again (it does not happen with basic)
+MAX_DEALS = 60      # a guard: a simulated match longer than this is drawn again
 
 
 def played_out(state, rng: random.Random) -> None:
@@ -151,7 +151,7 @@ def ending_table(owner: User, game: str, keep_deals: int, rng: random.Random) ->
         t = live.table
         engine, earlier, state = ending_match(t.game, t.variant, [s.player_name for s in live.seats], rng)
         live.match = Match.objects.create(table=t, state=engine.to_dict())
-        kept = earlier[len(earlier) - (keep_deals - 1):] if keep_deals > 1 else []
+        kept = earlier[max(0, len(earlier) - (keep_deals - 1)):] if keep_deals > 1 else []
         Deal.objects.bulk_create([Deal(match=live.match, number=s.setup.deal_number, record=s.record(),
                                        result=s.result(), finished=True) for s in kept])
         live.engine = engine

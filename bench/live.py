@@ -41,7 +41,8 @@ per kind of table and each level's bot lag.
 tables of one person and three basic bots are set up (bench/_setup.py ending_table) with a match
 that basic bots played in the engine from its first deal to its last, cut at the person's last
 decision of the last deal, where every continuation ends the match (checked by enumerating them);
---analysis-deals K of its deals are on record (the last included; the analysis covers those). The
+--analysis-deals K of its deals are on record (the last included; the analysis covers those; K=99:
+the whole match). The
 people's single moves are spread evenly over the measured window; the bots finish the deal, the
 server ends the match, its match_finished receiver creates the Analysis and enqueues
 analysis.tasks.analyse_match, and the mode's own analysis worker runs it (embedded: the worker
@@ -587,7 +588,7 @@ def main() -> int:
                          "matches (its own worker; scaled: the Procfile's analysis worker)")
     ap.add_argument("--analysis-deals", type=int, default=1,
                     help="deals on record in each of those matches, the last included (the analysis covers "
-                         "them; a whole match is about 10 deals of hearts, 6-12 of spades)")
+                         "them; more than the match had, e.g. 99: the whole match, about 10 deals of hearts)")
     ap.add_argument("--lobby", type=int, default=0, help="sockets watching the lobby pages (no session)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
     ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
@@ -626,8 +627,8 @@ def main() -> int:
             args.stages = str(workdir / "stages")
             env["STAGES_FILE"] = args.stages
         if echo:
-            if args.bots:
-                raise SystemExit("--bots needs the site (--app site)")
+            if args.bots or args.analyses:
+                raise SystemExit("--bots and --analyses need the site (--app site)")
             env.pop("DATABASE_URL", None)
             env.pop("DJANGO_SETTINGS_MODULE", None)     # the echo configures its own settings
             specs = [{"id": t, "game": "echo", "sessions": [f"{t}.{s}" for s in range(4)]}
