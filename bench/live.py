@@ -42,17 +42,17 @@ tables of one person and three basic bots are set up (bench/_setup.py ending_tab
 that basic bots played in the engine from its first deal to its last, cut at the person's last
 decision of the last deal, where every continuation ends the match (checked by enumerating them);
 --analysis-deals K of its deals are on record (the last included; the analysis covers those; K=99:
-the whole match). The
-people's single moves are spread evenly over the measured window; the bots finish the deal, the
-server ends the match, its match_finished receiver creates the Analysis and enqueues
-analysis.tasks.analyse_match, and the mode's own analysis worker runs it (embedded: the worker
-thread of the web process, config/embedded.py; scaled: the Procfile's ``analysis`` process). After
-the window the Analysis rows are read back (``bench/_setup.py analyses``): matches ended in the
-window, analyses by status, those done within the window, queue wait (created -> started) and run
-(started -> finished) p50 / max of the finished ones, the longest wait of those not started. The
-moves at these tables (the person's last move, the bots' after it) are reported on their own line
-and left out of every other figure (the overall and per-kind latencies, bot lag, moves/s), so
-those measure the same tables with or without --analyses.
+the whole match). The people's single moves are spread evenly over the measured window; the bots
+finish the deal, the server ends the match, its match_finished receiver creates the Analysis and
+enqueues analysis.tasks.analyse_match, and the mode's own analysis worker runs it (embedded: the
+worker thread of the web process, config/embedded.py; scaled: the Procfile's ``analysis`` process).
+After the window the Analysis rows are read back (``bench/_setup.py analyses``; with
+--analysis-wait S, once none is pending or running, or S s after the window; those done after it
+ran without the tables' load): matches ended in the window, analyses by status, those done within
+the window, queue wait (created -> started) and run (started -> finished) p50 / max of the finished
+ones, the longest wait of those not started. The moves at these tables (the person's last move, the
+bots' after it) are reported on their own line and left out of every other figure (the overall and
+per-kind latencies, bot lag, moves/s), so those measure the same tables with or without --analyses.
 
 Target (issue): 200 tables x 1 move/s, p99 < 100 ms, in both modes. Server CPU is read from
 /proc/<pid>/stat over the measured window (100% = one core; the machine has os.cpu_count()).
@@ -529,8 +529,8 @@ def print_analyses(r: dict) -> None:
     status = ", ".join(f"{n} {k}" for k, n in a["by_status"].items() if n)
     print(f"  analyses ({r['analyses_asked']} tables ending, {r['analysis_deals']} deal(s) on record each;"
           f" their moves are in none of the figures above): {a['matches_ended_in_window']} matches ended in"
-          f" the window ({r['match_ends_seen']} seen by the sockets); {a['analyses']} analyses: {status};"
-          f" {a['done_in_window']} done within the window")
+          f" the window ({r['match_ends_seen']} seen by the sockets); {a['done_in_window']} analyses done"
+          f" within the window; read {a['read_after_s']:.0f} s after it: {a['analyses']} analyses, {status}")
     print(f"    queue wait (created -> started) p50 / max {secs('wait_p50')} / {secs('wait_max')} s;"
           f" run (started -> finished) p50 / max {secs('run_p50')} / {secs('run_max')} s;"
           f" {secs('cpu_p50')} CPU s and {a['decisions_p50'] or 0:.0f} decisions per analysis (p50);"
@@ -549,6 +549,21 @@ def print_analyses(r: dict) -> None:
 
 
 # --- orchestration ------------------------------------------------------------------------------
+def read_analyses(window_epoch: tuple[float, float], wait: float, env: dict, log: Path) -> dict:
+    """The Analysis rows (bench/_setup.py analyses), read at the end of the window or, with
+    --analysis-wait, once none is pending or running (the servers keep working meanwhile), at most
+    that many seconds later."""
+    deadline = time.time() + wait
+    while True:
+        found = json.loads(S.run_checked([S.PYTHON, "bench/_setup.py", "analyses", *map(str, window_epoch)],
+                                         env, log))
+        found["read_after_s"] = round(time.time() - window_epoch[1], 1)
+        unfinished = found["by_status"]["pending"] + found["by_status"]["running"]
+        if not unfinished or time.time() >= deadline:
+            return found
+        time.sleep(min(3.0, max(0.0, deadline - time.time())))
+
+
 def run_loop(args):
     """The load generator stands for hundreds of clients on other machines, so its own CPU and
     loop lag are measurement error here: it runs on uvloop (in scaled runs of 2026-11-21: 18-20%
@@ -586,6 +601,9 @@ def main() -> int:
                     help="N more tables of a person and three basic bots, one move of the person from their "
                          "match's end; the people play it spread over the window, and the site analyses the "
                          "matches (its own worker; scaled: the Procfile's analysis worker)")
+    ap.add_argument("--analysis-wait", type=float, default=0,
+                    help="after the window, wait up to this many seconds for the analyses to finish before "
+                         "reading them (those finished after the window ran without the tables' load)")
     ap.add_argument("--analysis-deals", type=int, default=1,
                     help="deals on record in each of those matches, the last included (the analysis covers "
                          "them; more than the match had, e.g. 99: the whole match, about 10 deals of hearts)")
@@ -678,8 +696,7 @@ def main() -> int:
 
         res = run_loop(args)(run_load(specs, ports, args, cpu_pids, on_window))
         if args.analyses:       # read back with the servers still up: what the run left
-            res["analyses"] = json.loads(S.run_checked(
-                [S.PYTHON, "bench/_setup.py", "analyses", *map(str, res["window_epoch"])], env, workdir / "setup.log"))
+            res["analyses"] = read_analyses(res["window_epoch"], args.analysis_wait, env, workdir / "setup.log")
         for sp in spies:
             sp.wait(timeout=args.pyspy + 30)
         for d in procs:
