@@ -146,12 +146,7 @@ def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
 def procfile_web(name: str, port: int, app: str = SITE_APP) -> list[str]:
     """The Procfile's command for web process ``name``, on 127.0.0.1:``port`` and serving
     ``app``: what the bench and tests/scaled run is what a deployment runs."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith(f"{name}:"):
-            words = line.split(":", 1)[1].split()
-            break
-    else:
-        raise LookupError(f"the Procfile has no {name}")
+    words = procfile_words(name)
     out, skip = [], False
     for word in words:
         if skip:
@@ -166,15 +161,34 @@ def procfile_web(name: str, port: int, app: str = SITE_APP) -> list[str]:
     return [str(VENV_BIN / server), host, "127.0.0.1", port_flag, str(port), *out[1:]]
 
 
+def procfile_words(name: str) -> list[str]:
+    """The words of the Procfile's command for process ``name``."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].split()
+    raise LookupError(f"the Procfile has no {name}")
+
+
 def web_server(kind: str, port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
     return {"daphne": daphne, "uvicorn": uvicorn}[kind](port, env, log, app)
 
 
 def celery_worker(env: dict, log: Path, concurrency: int = 4) -> Proc:
     # -B: the sweeper (beat) runs with the worker, as a deployment would run beat somewhere.
+    # -Q celery as the Procfile's worker: the analyses' queue is analysis_worker's.
     return Proc("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "-B", "-l", "WARNING",
-                           "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                           "-c", str(concurrency), "-Q", "celery", "--without-gossip", "--without-mingle",
                            "-s", str(log.parent / "celerybeat-schedule")], env, log)
+
+
+def analysis_worker(env: dict, log: Path) -> Proc:
+    """The Procfile's ``analysis`` worker (post-match analyses, niced, one process), as it is
+    there but for its log level."""
+    words = procfile_words("analysis")
+    words = [str(VENV_BIN / "celery") if w == "celery" else w for w in words]
+    i = words.index("-l")
+    words[i + 1] = "WARNING"
+    return Proc("analysis", words, env, log)
 
 
 def wait_port(port: int, proc: Proc, timeout: float = 60) -> None:

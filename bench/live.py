@@ -5,13 +5,14 @@
     .venv/bin/python bench/live.py --mode scaled   --tables 200 --bots      # 3 basic bots + 1 client
     .venv/bin/python bench/live.py --mode embedded --tables 20 --bots --bot-level strong --rate 0.5
     .venv/bin/python bench/live.py --mode embedded --mix people:20,basic:4,strong:4,expert:2 \
-        --spectators 40 --lobby 20 --rate 0.5        # a mixed load (below)
+        --spectators 40 --lobby 20 --rate 0.5 --analyses 10      # a mixed load (below)
 
 The script starts its own servers and stops them when it is done (everything on 127.0.0.1):
   * embedded: one Daphne with the default settings and a fresh SQLite file (in-memory channel
     layer, Celery worker and beat as threads of that process);
   * scaled: two Daphne processes (DATABASE_URL -> PostgreSQL database ``bench_live``, recreated;
-    REDIS_URL -> Redis DB 9, flushed) and one separate Celery worker (-c 4 as in the Procfile, with beat).
+    REDIS_URL -> Redis DB 9, flushed), one separate Celery worker of the ``celery`` queue (-c 4 -Q celery
+    as in the Procfile, with beat) and the Procfile's ``analysis`` worker (niced, -c 1 -Q analysis).
 It migrates, creates the users and tables through Django (bench/_setup.py), and gives each player a
 session (the ``sessionid`` cookie a login would set). Each seat is a ``websockets`` client; in scaled
 mode seat i of table t connects to web process (t + i) % W, so every move crosses processes
@@ -34,8 +35,24 @@ minus the bot's configured delay (BOT_DELAY_MS, set to 1000/rate so the table ke
 --mix: tables of each kind at once ("people": four scripted people; a level: one person and three
 bots of it), with --spectators sockets watching the tables round the list and --lobby sockets on
 the lobby pages (no session; what they receive is counted). The report gives the people's moves
-per kind of table and each level's bot lag. (Post-match analyses are not part of it: the bench's
-matches do not end within its window, and its scaled worker does not serve the analysis queue.)
+per kind of table and each level's bot lag.
+
+--analyses N (with --mix or --tables): post-match analyses through the site's own path. N more
+tables of one person and three basic bots are set up (bench/_setup.py ending_table) with a match
+that basic bots played in the engine from its first deal to its last, cut at the person's last
+decision of the last deal, where every continuation ends the match (checked by enumerating them);
+--analysis-deals K of its deals are on record (the last included; the analysis covers those; K=99:
+the whole match). The people's single moves are spread evenly over the measured window; the bots
+finish the deal, the server ends the match, its match_finished receiver creates the Analysis and
+enqueues analysis.tasks.analyse_match, and the mode's own analysis worker runs it (embedded: the
+worker thread of the web process, config/embedded.py; scaled: the Procfile's ``analysis`` process).
+After the window the Analysis rows are read back (``bench/_setup.py analyses``; with
+--analysis-wait S, once none is pending or running, or S s after the window; those done after it
+ran without the tables' load): matches ended in the window, analyses by status, those done within
+the window, queue wait (created -> started) and run (started -> finished) p50 / max of the finished
+ones, the longest wait of those not started. The moves at these tables (the person's last move, the
+bots' after it) are reported on their own line and left out of every other figure (the overall and
+per-kind latencies, bot lag, moves/s), so those measure the same tables with or without --analyses.
 
 Target (issue): 200 tables x 1 move/s, p99 < 100 ms, in both modes. Server CPU is read from
 /proc/<pid>/stat over the measured window (100% = one core; the machine has os.cpu_count()).
@@ -85,6 +102,8 @@ class Stats:
         self.people_lat_by_kind: dict[str, list[float]] = {}   # scripted moves at "people" or bot tables
         self.watched = Counter()            # messages received by spectators and lobby watchers
         self.actions_in_window = 0          # every action update completed in the window
+        self.ending_actions = 0             # of which at --analyses tables (not in the figure above)
+        self.match_ends_seen = 0            # match_end events that reached the sockets in the window
         self.errors: Counter = Counter()
         self.window = (float("inf"), float("-inf"))
         self.max_inflight = 0
@@ -178,6 +197,10 @@ class TableRun:
                  bot_delay: float, sticky: bool = False):
         self.id, self.game, self.stats = spec["id"], spec["game"], stats
         self.level = spec.get("level")      # the bots' level; None: four people
+        # What its figures are reported under: "people", the bots' level, or "ending" (--analyses:
+        # kept out of the overall figures, so that they measure the same load with or without it).
+        self.kind = spec.get("kind") or self.level or "people"
+        self.ending = self.kind == "ending"
         self.bots = bots or self.level is not None
         self.bot_delay = bot_delay
         self.socks = [Sock(self, seat, ports[(index + (0 if sticky else seat)) % len(ports)], key)
@@ -207,20 +230,28 @@ class TableRun:
         # match_end) after it, and ``event`` is only the last of them.
         events = msg.get("events") or (event.get("events", [event]) if event.get("kind") == "batch" else [event])
         action = next((e for e in events if e.get("kind") == "action"), None)
+        if st.in_window(t) and any(e.get("kind") == "match_end" for e in events):
+            st.match_ends_seen += 1
         if action is not None and st.in_window(t):
-            st.actions_in_window += 1
+            if self.ending:
+                st.ending_actions += 1
+            else:
+                st.actions_in_window += 1
             if len(self.socks) > 1:
                 st.spread.append(a[2] - a[1])
         p = self.pending
         if p is not None and p.version + 1 == v and action is not None and action.get("seat") == p.seat:
             if p.measured:
-                st.lat.append(t - p.sent)
-                st.people_lat_by_kind.setdefault(self.level or "people", []).append(t - p.sent)
+                if not self.ending:
+                    st.lat.append(t - p.sent)
+                st.people_lat_by_kind.setdefault(self.kind, []).append(t - p.sent)
             p.done.set()
         elif self.bots and action is not None and action.get("seat") != self.socks[0].seat:
             if st.in_window(t) and prev_arrival:
-                st.bot_lat.append(t - prev_arrival - self.bot_delay)
-                st.bot_lat_by_level.setdefault(self.level or "bots", []).append(t - prev_arrival - self.bot_delay)
+                if not self.ending:
+                    st.bot_lat.append(t - prev_arrival - self.bot_delay)
+                key = "bots" if self.kind == "people" else self.kind
+                st.bot_lat_by_level.setdefault(key, []).append(t - prev_arrival - self.bot_delay)
 
     def actor(self) -> Sock | None:
         top = max(s.version for s in self.socks)
@@ -239,9 +270,11 @@ def choose(view: dict, rng: random.Random) -> dict:
 
 
 async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: random.Random,
-                inflight: list[int]) -> None:
+                inflight: list[int], only_at: float | None = None) -> None:
+    """The table's moves, one every 1/rate s from a random offset; ``only_at``: one move then
+    (an --analyses table's person, whose move ends the match)."""
     interval = 1.0 / rate
-    next_t = t0 + rng.uniform(0, interval)
+    next_t = t0 + rng.uniform(0, interval) if only_at is None else only_at
     st = tr.stats
     while True:
         delay = next_t - now()
@@ -275,6 +308,8 @@ async def drive(tr: TableRun, rate: float, t0: float, stop_at: float, rng: rando
                                 f"sockets now at {[s.version for s in tr.socks]}")
         inflight[0] -= 1
         tr.pending = None
+        if only_at is not None:
+            return
         next_t += interval
         if next_t < now():
             next_t = now()
@@ -336,8 +371,9 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
     t_conn = now() - t_conn
     print(f"  {len(socks)} sockets connected in {t_conn:.1f} s", flush=True)
 
-    # The owners start their matches, a few at a time (start also refreshes the lobby).
-    owners = [t.socks[0] for t in tables]
+    # The owners start their matches, a few at a time (start also refreshes the lobby); the
+    # --analyses tables are playing already (bench/_setup.py ending_table).
+    owners = [t.socks[0] for t in tables if not t.ending]
     for i in range(0, len(owners), 20):
         for s in owners[i:i + 20]:
             await s.ws.send(json.dumps({"type": "start"}))
@@ -362,7 +398,14 @@ async def run_load(specs: list[dict], ports: list[int], args, cpu_pids: dict[str
         for i in range(args.lobby)]
     inflight = [0]
     drivers = [asyncio.get_running_loop().create_task(
-        drive(t, args.rate, t0, stop_at, random.Random(rng.random()), inflight)) for t in tables]
+        drive(t, args.rate, t0, stop_at, random.Random(rng.random()), inflight)) for t in tables if not t.ending]
+    # The --analyses tables' people play their last move evenly spread over the window, so that
+    # matches end, and analyses are queued, at a steady rate.
+    endings = [t for t in tables if t.ending]
+    drivers += [asyncio.get_running_loop().create_task(
+        drive(t, args.rate, t0, stop_at, random.Random(rng.random()), inflight,
+              only_at=stats.window[0] + (i + 0.5) * args.seconds / len(endings)))
+        for i, t in enumerate(endings)]
     lag_probe = asyncio.get_running_loop().create_task(probe_loop_lag(stats, stop_at))
 
     await asyncio.sleep(max(0.0, stats.window[0] - now()))
@@ -408,11 +451,16 @@ def report(args, res: dict) -> dict:
         "loadgen_lag_p50": pct(st.loop_lag, 50), "loadgen_lag_p99": pct(st.loop_lag, 99),
         "bot_p50": pct(st.bot_lat, 50), "bot_p95": pct(st.bot_lat, 95), "bot_p99": pct(st.bot_lat, 99),
         "bot_moves": len(st.bot_lat),
-        "bot_by_level": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99)}
+        "bot_by_level": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99),
+                             "max": 1000 * max(v)}
                          for k, v in sorted(st.bot_lat_by_level.items())},
-        "people_by_table": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99)}
+        "people_by_table": {k: {"n": len(v), "p50": pct(v, 50), "p95": pct(v, 95), "p99": pct(v, 99),
+                                "max": 1000 * max(v)}
                             for k, v in sorted(st.people_lat_by_kind.items())},
         "watched_per_s": {k: v / args.seconds for k, v in st.watched.items()},
+        "analyses_asked": args.analyses, "analysis_deals": args.analysis_deals,
+        "ending_moves": st.ending_actions, "match_ends_seen": st.match_ends_seen,
+        "analyses": res.get("analyses"),
         "errors": sum(st.errors.values()), "error_kinds": dict(st.errors), "stale": res["stale"],
         "incidents": st.incidents,
         "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
@@ -444,13 +492,19 @@ def print_rows(rows: list[dict]) -> None:
                   f"{r['bot_p99']:>8.1f}   (previous update -> bot update, minus the bot delay)")
         if r.get("mix"):
             for kind, v in r["people_by_table"].items():
+                if kind == "ending":
+                    continue        # print_analyses
                 print(f"  people's moves at {kind} tables: {v['n']} moves, p50 / p95 / p99 "
                       f"{v['p50']:.1f} / {v['p95']:.1f} / {v['p99']:.1f} ms")
             for level, v in r["bot_by_level"].items():
+                if level == "ending":
+                    continue
                 print(f"  {level} bots' lag beyond their delay: {v['n']} moves, p50 / p95 / p99 "
                       f"{v['p50']:.0f} / {v['p95']:.0f} / {v['p99']:.0f} ms")
             watched = ", ".join(f"{k} {v:.0f}/s" for k, v in r["watched_per_s"].items()) or "none"
             print(f"  messages to {r['spectators']} spectators and {r['lobby']} lobby watchers: {watched}")
+        if r.get("analyses"):
+            print_analyses(r)
         if r["error_kinds"]:
             print(f"  errors: {r['error_kinds']}")
             for line in r["incidents"][:5]:
@@ -467,7 +521,49 @@ def print_rows(rows: list[dict]) -> None:
                 f"{name} {v['p50']:.2f} / {v['p90']:.2f} / {v['p99']:.2f}" for name, v in r["stages"].items()))
 
 
+def print_analyses(r: dict) -> None:
+    a = r["analyses"]
+
+    def secs(key: str) -> str:
+        return "-" if a[key] is None else f"{a[key]:.1f}"
+    status = ", ".join(f"{n} {k}" for k, n in a["by_status"].items() if n)
+    print(f"  analyses ({r['analyses_asked']} tables ending, {r['analysis_deals']} deal(s) on record each;"
+          f" their moves are in none of the figures above): {a['matches_ended_in_window']} matches ended in"
+          f" the window ({r['match_ends_seen']} seen by the sockets); {a['done_in_window']} analyses done"
+          f" within the window; read {a['read_after_s']:.0f} s after it: {a['analyses']} analyses, {status}")
+    print(f"    queue wait (created -> started) p50 / max {secs('wait_p50')} / {secs('wait_max')} s;"
+          f" run (started -> finished) p50 / max {secs('run_p50')} / {secs('run_max')} s;"
+          f" {secs('cpu_p50')} CPU s and {a['decisions_p50'] or 0:.0f} decisions per analysis (p50);"
+          f" the longest still waiting {secs('waiting_max')} s")
+    if a["by_status"].get("running"):
+        print(f"    under way at the read: {a['running_done']} of {a['running_total']} decisions judged")
+    mine, bots = r["people_by_table"].get("ending"), r["bot_by_level"].get("ending")
+    parts = []
+    if mine:
+        parts.append(f"the people's last moves there: {mine['n']}, p50 / max {mine['p50']:.1f} / {mine['max']:.1f} ms")
+    if bots:
+        parts.append(f"their bots' lag beyond the delay: {bots['n']} moves, p50 / max "
+                     f"{bots['p50']:.0f} / {bots['max']:.0f} ms")
+    if parts:
+        print("    " + "; ".join(parts))
+
+
 # --- orchestration ------------------------------------------------------------------------------
+def read_analyses(window_epoch: tuple[float, float], wait: float, env: dict, log: Path) -> dict:
+    """The Analysis rows (bench/_setup.py analyses), read at the end of the window or, with
+    --analysis-wait, once none is pending or running (the servers keep working meanwhile), at most
+    that many seconds later."""
+    deadline = time.time() + wait
+    while True:
+        found = json.loads(S.run_checked([S.PYTHON, "bench/_setup.py", "analyses", *map(str, window_epoch)],
+                                         env, log))
+        found["read_after_s"] = round(time.time() - window_epoch[1], 1)
+        unfinished = found["by_status"]["pending"] + found["by_status"]["running"]
+        if not unfinished or time.time() >= deadline:
+            return found
+        time.sleep(min(3.0, max(0.0, deadline - time.time())))
+
+
 def run_loop(args):
     """The load generator stands for hundreds of clients on other machines, so its own CPU and
     loop lag are measurement error here: it runs on uvloop (in scaled runs of 2026-11-21: 18-20%
@@ -501,6 +597,16 @@ def main() -> int:
     ap.add_argument("--mix", help="tables by kind instead of --tables/--bots, e.g. people:20,strong:5,expert:2"
                                   " (people: four scripted people; a level: one person and three bots)")
     ap.add_argument("--spectators", type=int, default=0, help="sockets watching the tables (no session)")
+    ap.add_argument("--analyses", type=int, default=0,
+                    help="N more tables of a person and three basic bots, one move of the person from their "
+                         "match's end; the people play it spread over the window, and the site analyses the "
+                         "matches (its own worker; scaled: the Procfile's analysis worker)")
+    ap.add_argument("--analysis-wait", type=float, default=0,
+                    help="after the window, wait up to this many seconds for the analyses to finish before "
+                         "reading them (those finished after the window ran without the tables' load)")
+    ap.add_argument("--analysis-deals", type=int, default=1,
+                    help="deals on record in each of those matches, the last included (the analysis covers "
+                         "them; more than the match had, e.g. 99: the whole match, about 10 deals of hearts)")
     ap.add_argument("--lobby", type=int, default=0, help="sockets watching the lobby pages (no session)")
     ap.add_argument("--workers", type=int, default=4, help="scaled: Celery worker processes (-c, as the Procfile)")
     ap.add_argument("--deal-pause-ms", type=int, default=1000, help="DEAL_PAUSE_MS for the servers")
@@ -520,7 +626,7 @@ def main() -> int:
         kinds = [part.split(":") for part in args.mix.split(",")]
         args.tables = sum(int(n) for _kind, n in kinds)
         mixed_bots = any(kind != "people" for kind, _n in kinds)
-    args.bot_delay_ms = int(1000 / args.rate) if args.bots or (args.mix and mixed_bots) else 0
+    args.bot_delay_ms = int(1000 / args.rate) if args.bots or (args.mix and mixed_bots) or args.analyses else 0
 
     workdir = Path(tempfile.mkdtemp(prefix=f"bench_live_{args.mode}_"))
     kw = dict(bot_delay_ms=args.bot_delay_ms, deal_pause_ms=args.deal_pause_ms)
@@ -539,8 +645,8 @@ def main() -> int:
             args.stages = str(workdir / "stages")
             env["STAGES_FILE"] = args.stages
         if echo:
-            if args.bots:
-                raise SystemExit("--bots needs the site (--app site)")
+            if args.bots or args.analyses:
+                raise SystemExit("--bots and --analyses need the site (--app site)")
             env.pop("DATABASE_URL", None)
             env.pop("DJANGO_SETTINGS_MODULE", None)     # the echo configures its own settings
             specs = [{"id": t, "game": "echo", "sessions": [f"{t}.{s}" for s in range(4)]}
@@ -548,9 +654,11 @@ def main() -> int:
         else:
             log = workdir / "setup.log"
             S.run_checked([S.PYTHON, "manage.py", "migrate", "--noinput"], env, log)
+            ending = ["--ending", str(args.analyses), "--ending-deals", str(args.analysis_deals)]
             specs = json.loads(S.run_checked(
                 [S.PYTHON, "bench/_setup.py", *(["mix", args.mix] if args.mix else
-                                                 [str(args.tables), "1" if args.bots else "0", args.bot_level])],
+                                                 [str(args.tables), "1" if args.bots else "0", args.bot_level]),
+                 *(ending if args.analyses else [])],
                 env, log))
             print(f"  migrated and set up {len(specs)} tables", flush=True)
 
@@ -563,6 +671,9 @@ def main() -> int:
             worker = S.celery_worker(env, workdir / "celery.log", concurrency=args.workers)
             procs.append(worker)
             cpu_pids["celery"] = worker.pid
+            analyst = S.analysis_worker(env, workdir / "analysis.log")
+            procs.append(analyst)
+            cpu_pids["analysis"] = analyst.pid
         for p, d in zip(ports, daphnes):
             S.wait_port(p, d)
         if args.mode == "scaled" and not echo:
@@ -584,6 +695,8 @@ def main() -> int:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
         res = run_loop(args)(run_load(specs, ports, args, cpu_pids, on_window))
+        if args.analyses:       # read back with the servers still up: what the run left
+            res["analyses"] = read_analyses(res["window_epoch"], args.analysis_wait, env, workdir / "setup.log")
         for sp in spies:
             sp.wait(timeout=args.pyspy + 30)
         for d in procs:
