@@ -116,12 +116,13 @@ def begin(t: Tournament, now: datetime) -> None:
 def advance(tournament_id: int) -> bool:
     """Whatever is due in a running tournament (its format says what: record finished tables,
     close a round, start the next, pair free players, or finish)."""
-    now = timezone.now()
     with transaction.atomic():
         t = steps.lock(tournament_id)
         if t is None or t.status != Status.RUNNING:
             return False
-        return formats.of(t).advance(t, now)
+        # The time is read once the lock is held: a step that waited for another's lock decides
+        # (an arena's pairing just before its close, say) at the time it acts, not when it asked.
+        return formats.of(t).advance(t, timezone.now())
 
 
 def due_to_start(now: datetime | None = None) -> list[int]:
