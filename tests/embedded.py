@@ -48,7 +48,7 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
     for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)
     env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(work / "db.sqlite3"),
+        "DJANGO_SETTINGS_MODULE": "tests.site_settings", "SQLITE_PATH": str(work / "db.sqlite3"),
         "EMBEDDED_WORKER": "1", "BOT_DELAY_MS": "0", "DEAL_PAUSE_MS": "400", "SWEEP_SECONDS": "1",
         "DEBUG": "1", "LOG_LEVEL": "WARNING", "SHOWCASE": "0",
         # The test process's settings set it to 0 in os.environ: the site runs with the real wait.

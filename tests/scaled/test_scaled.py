@@ -48,7 +48,7 @@ _migrated: set[str] = set()
 
 
 def _environment(db: str, redis_db: int, **settings) -> dict:
-    return dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1", SECRET_KEY="scaled-test",
+    return dict(os.environ, DJANGO_SETTINGS_MODULE="tests.site_settings", DEBUG="1", SECRET_KEY="scaled-test",
                 DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}", REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
                 EMBEDDED_WORKER="0", SWEEP_SECONDS="1", LOG_LEVEL="WARNING", SHOWCASE="0", **settings)
 
