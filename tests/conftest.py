@@ -139,13 +139,21 @@ def _kind_of_directory(item) -> str | None:
     return KIND_BY_DIRECTORY.get(parts[0]) if len(parts) > 1 else None
 
 
-def _order(item) -> int:
+# The browser modules' worker-seconds in a whole run (`--durations=0`, 2026-11-28), longest first:
+# the units are handed out in this order, so the last ones to start are short and the workers end
+# together (alphabetical order ended one worker with the pages' 250 s while the other waited).
+BROWSER_COST = {"test_pages": 250, "test_tables": 135, "test_table_newcomer": 134, "test_table_modules": 128,
+                "test_fair": 102, "test_arena": 89, "test_accessibility": 87, "test_table_feel": 79,
+                "test_pool": 71, "test_analysis": 71, "test_tournaments": 68, "test_match_end": 67}
+
+
+def _order(item) -> tuple:
     """The scaled tests first (the longest unit of work), browser tests last: Playwright's sync API
     keeps an event loop marked as running in the main thread for the rest of the session, where
     later asyncio tests could not start their own."""
     if item.get_closest_marker("browser"):
-        return 2
-    return 0 if item.get_closest_marker("scaled") else 1
+        return (2, -BROWSER_COST.get(item.path.stem, 0))
+    return (0,) if item.get_closest_marker("scaled") else (1,)
 
 
 def pytest_collection_modifyitems(config, items):
