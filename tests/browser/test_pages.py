@@ -2,8 +2,10 @@
 built from the site's design (templates/base.html links static/css/pages.css: a page container,
 panes, data tables, centred forms, empty states), nothing on it is wider than the phone, axe-core
 finds nothing serious, and its screenshot is saved as tests/browser/artifacts/pages-<name>-<size>.png
-for a person to look at. The error pages (403/404/429/500) are rendered by the server's own
-templates and served to the browser under a test address (the test server runs with DEBUG on)."""
+for a person to look at. Each page is loaded once, looked at on the desktop, then at the phone's
+width (a resize: these pages' layout is their CSS's, no script of theirs measures the window).
+The error pages (403/404/429/500) are rendered by the server's own templates and served to the
+browser under a test address (the test server runs with DEBUG on)."""
 import json
 import uuid
 
@@ -203,17 +205,28 @@ def look_at(page, artifacts, axe, name, viewport, problems):
         problems.append(str(err))
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS)
+def look_at_both(page, artifacts, axe, name, problems):
+    """The page as loaded on a desktop, then at a phone's width (what these pages show at a width
+    is their CSS's: no script of theirs measures the window), then back for the next page."""
+    for viewport, (width, height) in VIEWPORTS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        look_at(page, artifacts, axe, name, viewport, problems)
+    page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS["desktop"])))
+
+
 def test_every_page_has_the_sites_look_on_a_desktop_and_a_phone(server, new_page, artifacts, axe_source,  # noqa: F811
-                                                                pages_data, viewport):
-    size = VIEWPORTS[viewport]
+                                                                pages_data):
+    size = VIEWPORTS["desktop"]
     problems: list[str] = []
+
+    def look(page, name):
+        look_at_both(page, artifacts, axe_source, name, problems)
 
     visitor = new_page(*size)
     for name, path, ready in visitor_pages(server, pages_data):
         visitor.goto(server.url + path)
         visitor.locator(ready).first.wait_for()
-        look_at(visitor, artifacts, axe_source, name, viewport, problems)
+        look(visitor, name)
     # A form's errors, beside its fields.
     visitor.goto(f"{server.url}/accounts/register/")
     visitor.fill("input[name=username]", pages_data["name"])
@@ -221,34 +234,34 @@ def test_every_page_has_the_sites_look_on_a_desktop_and_a_phone(server, new_page
     visitor.fill("input[name=password2]", "other")
     visitor.locator("main form button[type=submit]").click()
     visitor.locator(".field.has-errors").first.wait_for()
-    look_at(visitor, artifacts, axe_source, "register-errors", viewport, problems)
+    look(visitor, "register-errors")
     visitor.goto(f"{server.url}/accounts/login/")
     visitor.fill("input[name=username]", pages_data["name"])
     visitor.fill("input[name=password]", "not-the-password")
     visitor.locator("main form button[type=submit]").click()
     visitor.locator(".form-errors").wait_for()
-    look_at(visitor, artifacts, axe_source, "login-errors", viewport, problems)
+    look(visitor, "login-errors")
     visitor.goto(server.url + pages_data["reset"])
     visitor.locator("form.form input[type=password]").first.wait_for()
-    look_at(visitor, artifacts, axe_source, "password-reset-confirm", viewport, problems)
+    look(visitor, "password-reset-confirm")
     for code, html in pages_data["errors"].items():
         address = f"{server.url}/__error/{code}/"
         visitor.route(address, serve(int(code), html))
         visitor.goto(address)
         visitor.locator(".error-page h1").wait_for()
-        look_at(visitor, artifacts, axe_source, f"error-{code}", viewport, problems)
+        look(visitor, f"error-{code}")
 
     member = new_page(*size)
     log_in(member, server, pages_data["name"])
     for name, path, ready in member_pages(server, pages_data):
         member.goto(server.url + path)
         member.locator(ready).first.wait_for(timeout=90000)
-        look_at(member, artifacts, axe_source, name, viewport, problems)
+        look(member, name)
 
     robot = new_page(*size)                  # the bot account's own page: its tokens
     log_in(robot, server, pages_data["robo"])
     robot.goto(f"{server.url}/bot/")
     robot.locator("tr[data-token]").first.wait_for()
-    look_at(robot, artifacts, axe_source, "bot-account-tokens", viewport, problems)
+    look(robot, "bot-account-tokens")
 
     assert not problems, "\n".join(problems)
