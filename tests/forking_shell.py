@@ -46,7 +46,7 @@ class Shell:
         self.proc = subprocess.Popen([str(python), "-m", "tests.forking_shell"], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
-    def run_output(self, code: str, extra_env: dict | None = None) -> str:
+    def run(self, code: str, extra_env: dict | None = None) -> str:
         if self.proc.poll() is not None:
             raise ShellError(f"the shell server has exited ({self.proc.returncode})")
         self.proc.stdin.write(json.dumps({"code": code, "env": extra_env or {}}) + "\n")
@@ -57,10 +57,7 @@ class Shell:
         reply = json.loads(line)
         if reply["rc"] != 0:
             raise ShellError(f"the code failed ({reply['rc']}):\n{code}\n{reply['err']}")
-        return reply["out"]
-
-    def run(self, code: str, extra_env: dict | None = None) -> str:
-        return self.run_output(code, extra_env).strip().splitlines()[-1]
+        return reply["out"].strip().splitlines()[-1]
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -116,10 +113,7 @@ def main() -> None:
 
     django.setup()
     for name in WARM:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
+        importlib.import_module(name)
     from django.core.management.commands.shell import Command
     from django.db import connections
 
