@@ -45,10 +45,11 @@ from django.utils.crypto import get_random_string  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from analysis.models import Analysis  # noqa: E402
-from games import clocks, loading, scheduling, services  # noqa: E402
+from games import loading, scheduling, services  # noqa: E402
 from games.bots import choose_action  # noqa: E402
 from games.engine.core import Match as EngineMatch  # noqa: E402
-from games.models import Deal, Match, Seat, Table  # noqa: E402
+from games.models import Match, Seat  # noqa: E402
+from tests.browser.scenarios import play_from  # noqa: E402
 
 GAMES = ("hearts", "spades")
 
@@ -141,25 +142,18 @@ def always_ends(engine: EngineMatch, state, limit: int = 10_000) -> bool:
 def ending_table(owner: User, game: str, keep_deals: int, rng: random.Random) -> int:
     """A table of ``owner`` and three basic bots, playing, with the owner to make the match's last
     decision of his (the rest is the bots' forced or free play that ends the match whatever it is).
-    Written as tests/browser/scenarios.py start() does: the engine match at its last deal, the
-    ``keep_deals - 1`` deals before it on record as finished deals (the analysis covers the deals on
-    record: a whole match is ``--ending-deals`` large enough), the last deal played up to the cut."""
+    Written as the browser tests' scenarios are (tests/browser/scenarios.py ``play_from``): the engine
+    match at its last deal, the ``keep_deals - 1`` deals before it on record as finished deals (the
+    analysis covers the deals on record: a whole match is ``--ending-deals`` large enough), the last
+    deal played up to the cut."""
     table = services.create_table(owner, game, bank_seconds=3600, increment_seconds=5,
                                   seats=["me", "basic", "basic", "basic"], start=False)
     now = timezone.now()
     with loading.locked(table.pk) as live:
         t = live.table
         engine, earlier, state = ending_match(t.game, t.variant, [s.player_name for s in live.seats], rng)
-        live.match = Match.objects.create(table=t, state=engine.to_dict())
         kept = earlier[max(0, len(earlier) - (keep_deals - 1)):] if keep_deals > 1 else []
-        Deal.objects.bulk_create([Deal(match=live.match, number=s.setup.deal_number, record=s.record(),
-                                       result=s.result(), finished=True) for s in kept])
-        live.engine = engine
-        live.deal = Deal.objects.create(match=live.match, number=engine.deal_number, record=state.record())
-        live.state = state
-        t.status = Table.Status.PLAYING
-        clocks.run(live, now)
-        services._bump(live, now)
+        play_from(live, engine, state, now, kept)
     return table.pk
 
 

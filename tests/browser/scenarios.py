@@ -44,14 +44,24 @@ def start(spec: dict) -> int:
             state = engine.new_deal()
         for action in spec.get("actions", ()):
             state.apply(action)
-        live.match = Match.objects.create(table=t, state=engine.to_dict())
-        live.engine = engine
-        live.deal = Deal.objects.create(match=live.match, number=engine.deal_number, record=state.record())
-        live.state = state
-        t.status = Table.Status.PLAYING
-        clocks.run(live, now)
-        services._bump(live, now)
+        play_from(live, engine, state, now)
     return table.pk
+
+
+def play_from(live, engine: EngineMatch, state, now, finished: list = ()) -> None:
+    """Start the locked table ``live`` at ``engine``'s match with ``state`` as its current deal
+    (after the ``finished`` deals' states, stored as played), its clocks running from ``now``
+    (bench/_setup.py's tables near a match's end are written this way too)."""
+    t = live.table
+    live.match = Match.objects.create(table=t, state=engine.to_dict())
+    Deal.objects.bulk_create([Deal(match=live.match, number=s.setup.deal_number, record=s.record(),
+                                   result=s.result(), finished=True) for s in finished])
+    live.engine = engine
+    live.deal = Deal.objects.create(match=live.match, number=engine.deal_number, record=state.record())
+    live.state = state
+    t.status = Table.Status.PLAYING
+    clocks.run(live, now)
+    services._bump(live, now)
 
 
 def santase_worked_example(owner: str) -> dict:
