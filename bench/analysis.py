@@ -1,6 +1,6 @@
 """Cost of the post-match analysis, and what it does to a bot's reply in the same process.
 
-    python bench/analysis.py [--deals 3] [--iterations N] [--responsiveness]
+    python bench/analysis.py [--deals 3] [--iterations N] [--responsiveness [--rounds 12]]
 
 CPU seconds per analysed deal per game (median of ``--deals`` deals played by basic bots, one
 analysed seat - a person's share of a deal), at the analysis depth (games/bots/analyse.py
@@ -100,9 +100,10 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=3)
     ap.add_argument("--iterations", type=int)
     ap.add_argument("--responsiveness", action="store_true")
+    ap.add_argument("--rounds", type=int, default=12, help="--responsiveness: decisions timed per case")
     args = ap.parse_args()
     if args.responsiveness:
-        responsiveness()
+        responsiveness(args.rounds)
     else:
         cost(args.deals, args.iterations)
 

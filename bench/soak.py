@@ -410,7 +410,10 @@ def main() -> int:
     ap.add_argument("--stock-loop", action="store_true", help="asyncio's own loop instead of uvloop")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
     ap.add_argument("--json", help="write the rows and the summary to this JSON file")
+    ap.add_argument("--database", default=S.PG_DB, help="PostgreSQL database (dropped and recreated)")
+    ap.add_argument("--redis-db", type=int, default=S.REDIS_DB, help="Redis database number (flushed)")
     args = ap.parse_args()
+    S.PG_DB, S.REDIS_DB = args.database, args.redis_db
 
     workdir = Path(tempfile.mkdtemp(prefix="bench_soak_"))
     env = S.scaled_env(workdir, bot_delay_ms=0, deal_pause_ms=args.deal_pause_ms)

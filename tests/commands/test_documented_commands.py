@@ -118,3 +118,33 @@ def test_bench_live_measures_a_few_embedded_tables():
               "--server", "uvicorn").stdout
     row = next(line.split() for line in out.splitlines() if line.startswith("embedded") and "site/uvicorn" in line)
     assert row[2] == "2" and row[9] == "0", out         # two tables, no errors
+
+
+def test_bench_matrix_runs_a_round_and_summarises_it(tmp_path):
+    out_file = tmp_path / "ab.jsonl"
+    out = run("bench/matrix.py", "--modes", "embedded", "--servers", "uvicorn", "--tables", "2", "--runs", "1",
+              "--seconds", "2", "--warmup", "1", "--out", str(out_file)).stdout
+    rows = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["tables"] == 2 and rows[0]["checkout"] == ".", out
+    assert any(line.startswith(".") and "embedded" in line for line in out.splitlines()), out
+
+
+def test_bench_bot_capacity_reckons_tables_per_level_and_times_each_kind_of_decision():
+    out = run("bench/bot_capacity.py", "--levels", "medium", "--deals", "1").stdout
+    assert [line.split()[:2] for line in out.splitlines()[1:]] == [
+        ["medium", "sixtysix"], ["medium", "hearts"], ["medium", "spades"]], out
+    kinds = run("bench/bot_capacity.py", "--by-kind", "--cpu-clock", "--levels", "medium", "--deals", "1").stdout
+    assert {tuple(line.split()[1:3]) for line in kinds.splitlines()[1:]} == {
+        ("sixtysix", "play"), ("hearts", "play"), ("hearts", "pass"), ("spades", "play"), ("spades", "bid")}, kinds
+
+
+def test_bench_analysis_prices_a_deal_and_a_bots_reply_beside_it():
+    out = run("bench/analysis.py", "--deals", "1", "--iterations", "4").stdout
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["sixtysix", "hearts", "spades"], out
+    out = run("bench/analysis.py", "--responsiveness", "--rounds", "2").stdout
+    assert out.count("median") == 3, out
+
+
+def test_bench_frame_send_times_a_frame_through_the_wrapper_and_past_it():
+    out = run("bench/frame_send.py", "--sends", "2000", "--runs", "1").stdout
+    assert "through the session wrapper" in out and "past it" in out, out
