@@ -14,6 +14,11 @@ def analyse_match(match_id: int) -> bool:
 
 @shared_task(name="analysis.tasks.sweep")
 def sweep() -> int:
+    """Queue again the analyses whose task was lost: only when the queue is empty, since while it
+    holds a backlog the pending analyses wait in it, and sending them again each minute would only
+    pile up copies in the broker (a site whose analyses fall behind would grow Redis for ever)."""
+    if scheduling.waiting():
+        return 0
     ids = services.lost()
     for match_id in ids:
         scheduling.enqueue_analysis(match_id)

@@ -18,6 +18,7 @@ def quick(settings, monkeypatch):
     settings.ANALYSIS_ITERATIONS = 24
     queued = []
     monkeypatch.setattr(scheduling, "_enqueue", queued.append)
+    monkeypatch.setattr(scheduling, "_waiting", lambda: 0)     # the tasks are collected, not queued
     return queued
 
 
@@ -109,6 +110,31 @@ def test_the_sweeper_requeues_lost_analyses(quick):
     assert tasks.sweep() == 0
     Analysis.objects.filter(pk=a.pk).update(created_at=timezone.now() - timedelta(minutes=5))
     assert tasks.sweep() == 1 and quick == [match.pk]
+
+
+def test_the_sweeper_sends_nothing_while_the_queue_holds_a_backlog(quick, monkeypatch):
+    """The pending analyses are in the backlog: a copy each minute would pile up in the broker."""
+    from datetime import timedelta
+    from django.utils import timezone
+    match = make_finished_match([FALSE_CLAIM], {0: "ala"})
+    Analysis.objects.create(match=match, created_at=timezone.now() - timedelta(minutes=5))
+    monkeypatch.setattr(scheduling, "_waiting", lambda: 3)
+    assert tasks.sweep() == 0 and quick == []
+
+
+def test_the_queue_counts_the_messages_no_worker_has_taken():
+    """Against the broker itself (the embedded mode's in-memory one here; tests/scaled: Redis)."""
+    from celery import current_app
+    with current_app.connection_for_write() as connection:
+        connection.default_channel.queue_declare(queue=scheduling.QUEUE)
+        connection.default_channel.queue_purge(scheduling.QUEUE)
+        before = scheduling._celery_waiting()
+        scheduling._celery_enqueue(41)
+        scheduling._celery_enqueue(42)
+        try:
+            assert (before, scheduling._celery_waiting()) == (0, 2)
+        finally:
+            connection.default_channel.queue_purge(scheduling.QUEUE)
 
 
 # --- the JSON the pages poll -------------------------------------------------------------------
