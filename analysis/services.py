@@ -134,7 +134,7 @@ def lost(limit: int = 50, older_than: int = 60) -> list[int]:
     return list(Analysis.objects.filter(
         Q(status=Analysis.Status.PENDING, created_at__lt=now - timedelta(seconds=older_than))
         | Q(status=Analysis.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=STALE_SECONDS)),
-    ).values_list("match_id", flat=True)[:limit])
+    ).order_by("created_at").values_list("match_id", flat=True)[:limit])
 
 
 # --- readers ---------------------------------------------------------------------------------------

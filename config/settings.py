@@ -215,6 +215,9 @@ CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"},
 CELERY_BEAT_SCHEDULE["analysis-lost"] = {"task": "analysis.tasks.sweep", "schedule": 60.0}
 # Draws per analysed decision (0: per game, games/bots/analyse.py ITERATIONS).
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=0)
+# The most analysis tasks the broker holds: past it a finished match's analysis waits in the
+# database (pending) and the sweeper sends it once the queue has drained (analysis/scheduling.py).
+ANALYSIS_QUEUE_LIMIT = env.int("ANALYSIS_QUEUE_LIMIT", default=200)
 # Embedded mode runs a Celery worker and beat as threads of the ASGI process (config/asgi.py).
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 

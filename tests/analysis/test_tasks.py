@@ -122,6 +122,23 @@ def test_the_sweeper_sends_nothing_while_the_queue_holds_a_backlog(quick, monkey
     assert tasks.sweep() == 0 and quick == []
 
 
+def test_past_the_queue_limit_an_analysis_waits_in_the_database_for_the_sweeper(quick, monkeypatch, settings):
+    settings.ANALYSIS_QUEUE_LIMIT = 3
+    monkeypatch.setattr(scheduling, "_waiting", lambda: 3)
+    scheduling.enqueue_analysis(7)
+    monkeypatch.setattr(scheduling, "_waiting", lambda: 2)
+    scheduling.enqueue_analysis(8)
+    assert quick == [8]
+
+
+def test_a_broker_that_cannot_count_its_queue_still_gets_the_task(quick, monkeypatch):
+    def down():
+        raise ConnectionError("broker away")
+    monkeypatch.setattr(scheduling, "_waiting", down)
+    scheduling.enqueue_analysis(9)
+    assert quick == [9]
+
+
 def test_the_queue_counts_the_messages_no_worker_has_taken():
     """Against the broker itself (the embedded mode's in-memory one here; tests/scaled: Redis)."""
     from celery import current_app
