@@ -26,7 +26,7 @@ from games.models import Seat, Table, TableSocket
 from .sockets import Sock, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-SETTLE_SECONDS = 10
+SETTLE_SECONDS = 30    # only the bound of a wait for a state: a starved machine (seen: 10 s run out) must not fail it
 STEPS = 40
 SEATS = 4
 
