@@ -45,7 +45,7 @@ SCALE = 400 / math.log(10)      # rating points per unit of log-odds
 PRIOR = 0.5                     # pseudo-wins and pseudo-losses per measured step
 MIN_PAIRS = 100                 # duplicate pairs before a step that did not separate is merged
 MIN_CLAIM = 30                  # and before one separates (the normal interval needs that many)
-RESULTS = Path("ladder-results.jsonl")
+RESULTS = Path(__file__).with_name("ladder-results.jsonl")   # kept in git: the next run resumes it
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"      # the part of DOCS this rewrites
 
