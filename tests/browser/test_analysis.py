@@ -17,9 +17,15 @@ m = make_finished_match([NIL_COVER], {0: "ala-an", 2: "bob-an"})
 Analysis.objects.create(match=m, status="running", done=3, total=26)
 print(json.dumps({"match": m.pk}))
 """
+# The analysis draws from a seed (the match's pk in the site); at 24 draws one seed in fifteen makes
+# 2D the best lead here, and the pk this match gets depends on what ran before on the shared server.
+# So the run is seeded like tests/analysis/test_analyse.py's, whatever the pk.
 RUN = """
 from analysis import services
 from analysis.models import Analysis
+from games.bots import analyse
+seeded = analyse.analyse
+analyse.analyse = lambda *args, **kwargs: seeded(*args, **dict(kwargs, seed=1))
 Analysis.objects.filter(match_id=%d, status="running").update(status="pending")
 print(services.run(%d))
 """
