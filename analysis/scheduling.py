@@ -33,6 +33,11 @@ def enqueue_analysis(match_id: int) -> None:
     if full:
         log.info("analysis queue full: match %s's analysis waits for the sweeper", match_id)
         return
+    send_analysis(match_id)
+
+
+def send_analysis(match_id: int) -> None:
+    """Send the task whatever the queue holds (the sweeper's: it sends only into an empty queue)."""
     _enqueue(match_id)
 
 

@@ -21,5 +21,5 @@ def sweep() -> int:
         return 0
     ids = services.lost()
     for match_id in ids:
-        scheduling.enqueue_analysis(match_id)
+        scheduling.send_analysis(match_id)      # the queue was counted once above, not once per id
     return len(ids)
