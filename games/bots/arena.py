@@ -326,10 +326,12 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
     parser.add_argument("--max-deals", type=int, default=1000, help="stop a match after this many deals")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="budgets on each bot's CPU clock, so a busy machine measures as a quiet one plays")
     args = parser.parse_args(argv)
     rules = get_rules(args.game)
     cfg = Config(args.game, rules.check_variant(args.variant), args.a, args.b, args.budget_ms,
-                 args.seed, args.max_deals)
+                 args.seed, args.max_deals, args.cpu_clock)
     summary = run(cfg, args.matches, max(1, args.jobs), progress=not args.quiet)
     print(report(cfg, summary))
     return 0

@@ -55,7 +55,7 @@ def test_analyse_finds_the_blunder_in_a_record(tmp_path):
 
 def test_the_arena_plays_a_pair_of_matches_and_prints_the_win_rate():
     out = run("-m", "games.bots.arena", "--game", "sixtysix", "--variant", "kurnik", "--a", "basic",
-              "--b", "random", "--matches", "2", "--jobs", "1", "--quiet").stdout
+              "--b", "random", "--matches", "2", "--jobs", "1", "--quiet", "--cpu-clock").stdout
     assert "matches 2 (duplicate pairs, seats swapped)" in out and "win rate of A" in out, out
 
 
@@ -96,6 +96,12 @@ def test_bench_shuffle_uniformity_passes_the_fair_shuffle_and_fails_the_naive_on
 def test_bench_sixtysix_decisions_counts_a_levels_choices():
     out = run("bench/sixtysix_decisions.py", "--level", "basic", "--deals", "3").stdout
     assert "basic self-play, 3 deals" in out and "exact endgame:" in out, out
+
+
+def test_bench_moon_plays_moon_chances_and_reports_shooting_and_defence():
+    out = run("bench/moon.py", "--deals", "1", "--levels", "basic", "--opponents", "basic",
+              "--jobs", "1").stdout
+    assert "shooting     basic: shot " in out and "defence      basic: seat 0 shot " in out, out
 
 
 def test_bench_service_measures_moves_on_sqlite():
