@@ -62,7 +62,13 @@ def test_a_new_visitor_plays_sixty_six_against_the_basic_bot_in_one_click(server
     axe_clean(page)
     assert page.locator(f'.open-table[data-table="{table_id}"]').count() == 0     # no longer open
 
-    card.get_by_label("Bot level").select_option("basic")
+    # Under the choices, what the chosen level means in play (the ladder's record), kept to the choice.
+    level, note = card.get_by_label("Bot level"), card.locator(".level-record")
+    for name in ("strong", "basic"):
+        level.select_option(name)
+        expected = level.locator(f'option[value="{name}"]').get_attribute("data-note")
+        assert expected.startswith("Wins about ")
+        page.wait_for_function("([el, text]) => el.textContent === text", arg=[note.element_handle(), expected])
     card.get_by_role("button", name=re.compile("Play now")).click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     wait_playing(page)

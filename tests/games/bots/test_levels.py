@@ -147,7 +147,10 @@ def test_it_shows_each_level_with_its_rating_and_record_on_the_pickers(client, l
     page = client.get("/").content.decode()
     for name in levels.NAMES:
         assert f'value="{name}"' in page                # expert is still offered in the other games
-    assert "(≈1650): wins about 7 of 10 deals against basic" in page
+    # The option names the level and its rating; what it means in play is the line the chosen
+    # option's note fills (site.js), shown for the default level from the start.
+    assert '<option value="medium" data-note="Wins about 7 of 10 deals against basic">Medium (≈1650)</option>' in page
+    assert 'data-note-target="level-record-hearts"' in page and 'id="level-record-hearts"' in page
     client.force_login(make_user("picker"))
     lobby = client.get("/play/hearts/").content.decode()
     assert 'value="expert"' not in lobby and 'value="strong"' in lobby
