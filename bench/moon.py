@@ -14,7 +14,7 @@ fourth deal of four), so every run starts from the same chance. Two measures per
 
 The same decks serve every level (deck i of a run is the same for each), so the levels differ by
 their play only; each deal is one observation, with a 95% Wilson interval on the shares. Budgets
-run on each bot's CPU clock (``arena.play_match`` with ``cpu_clock``), so a busy machine measures
+run on each bot's CPU clock (``arena.budgets_on_cpu_clock``), so a busy machine measures
 as a quiet one plays.
 """
 from __future__ import annotations
@@ -24,11 +24,10 @@ import multiprocessing
 import os
 import random
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import arena, base as bot_base, choose_action  # noqa: E402
+from games.bots import arena, choose_action  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine.core import Match, get_rules  # noqa: E402
@@ -60,13 +59,10 @@ def play_deal(task) -> dict:
     match.deal_number = NO_PASS_DEAL
     state = rules.new_state(match.setup_for(**rules.deal_cards("standard", 3, moon_deck(i, seed))))
     rngs = [random.Random(f"{seed}-{i}-{s}") for s in range(4)]
-    clock, bot_base.clock = bot_base.clock, time.thread_time
-    try:
+    with arena.budgets_on_cpu_clock():
         while not state.is_over():
             seat = state.seats_to_act()[0]
             state.apply(choose_action(levels[seat], state.view(seat), rngs[seat], None))
-    finally:
-        bot_base.clock = clock
     result = state.result()
     return {"points": result["points"], "moon": result["moon"]}
 

@@ -29,6 +29,7 @@ import multiprocessing
 import random
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from games.engine import cards as C
@@ -63,15 +64,23 @@ def side_seats(seats: int, a_first: bool) -> tuple[list[int], list[int]]:
     return (even, odd) if a_first else (odd, even)
 
 
-def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
-    """One match of a duplicate pair; the same ``pair`` gives the same decks."""
+@contextmanager
+def budgets_on_cpu_clock(on: bool = True):
+    """Inside, if ``on``, the bots' budgets run on their thread's CPU clock (``base.clock``): a busy
+    machine measures as a quiet one plays."""
     clock = bot_base.clock
-    if cfg.cpu_clock:
+    if on:
         bot_base.clock = time.thread_time
     try:
-        return _play_match(cfg, pair, a_first)
+        yield
     finally:
         bot_base.clock = clock
+
+
+def play_match(cfg: Config, pair: int, a_first: bool) -> dict:
+    """One match of a duplicate pair; the same ``pair`` gives the same decks."""
+    with budgets_on_cpu_clock(cfg.cpu_clock):
+        return _play_match(cfg, pair, a_first)
 
 
 def _play_match(cfg: Config, pair: int, a_first: bool) -> dict:
