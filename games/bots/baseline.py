@@ -13,8 +13,11 @@ import importlib
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+
+from . import base as bot_base
 
 ROOT = Path(__file__).resolve().parents[2]
 PREFIX = "git:"
@@ -59,4 +62,21 @@ def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None
     budget = found.budget_ms if budget_ms is None else budget_ms
     cap = getattr(found, "cap_ms", None)
     extra = {"cap_ms": cap} if cap is not None and budget_ms is None else {}
-    return module.choose_action(view, rng, budget, **extra)
+    with _clock_of_today(package_name):
+        return module.choose_action(view, rng, budget, **extra)
+
+
+@contextmanager
+def _clock_of_today(package_name: str):
+    """The old level's budgets run on today's bot clock (``base.clock``): the arena's --cpu-clock
+    must put both sides of an A/B on their CPU clocks, not only today's."""
+    old_base = importlib.import_module(package_name + ".base")
+    clock = getattr(old_base, "clock", None)
+    if clock is None:       # a commit whose bots read the wall clock directly: nothing to switch
+        yield
+        return
+    old_base.clock = bot_base.clock
+    try:
+        yield
+    finally:
+        old_base.clock = clock

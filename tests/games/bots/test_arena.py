@@ -1,7 +1,12 @@
 """The bots' arena (games/bots/arena.py): paired differences, per-game counts."""
 from __future__ import annotations
 
-from games.bots import arena
+import importlib
+import random
+import time
+
+from games.bots import arena, baseline
+from games.engine.core import deal
 
 
 def test_it_counts_nils_and_bags():
@@ -28,3 +33,22 @@ def test_the_paired_difference_treats_a_duplicate_pair_as_one_observation():
     mean, half = arena.paired_difference(results, "points")
     assert mean == (20 / 2 + 20 / 4) / 2 and half > 0
     assert arena.paired_difference(results, "points", "nil_points")[0] == mean + 100 * (2 / 2 + 2 / 4) / 2
+
+
+def test_an_earlier_commits_level_thinks_on_the_clock_the_arena_sets(monkeypatch):
+    """--cpu-clock puts both sides of an A/B on their CPU clocks: the baseline's own ``base`` too
+    (it once kept the wall clock, and starved on a busy machine)."""
+    package = baseline._package("HEAD")
+    old_base = importlib.import_module(package + ".base")
+    seen = []
+
+    def record(view, rng=None, budget_ms=None, **extra):
+        seen.append(old_base.clock)
+        return view["legal"][0]
+    monkeypatch.setattr(importlib.import_module(package + ".strong"), "choose_action", record)
+    state = deal("sixtysix", "kurnik", rng=random.Random(2))
+    view = state.view(state.seats_to_act()[0])
+    with arena.budgets_on_cpu_clock(True):
+        baseline.choose_action("git:HEAD:strong", view, random.Random(1))
+    baseline.choose_action("git:HEAD:strong", view, random.Random(1))
+    assert seen == [time.thread_time, time.perf_counter]
