@@ -104,6 +104,12 @@ def test_bench_moon_plays_moon_chances_and_reports_shooting_and_defence():
     assert "shooting     basic: shot " in out and "defence      basic: seat 0 shot " in out, out
 
 
+def test_bench_oracle_plays_a_level_that_sees_the_hidden_cards_against_itself():
+    out = run("bench/oracle.py", "--game", "sixtysix", "--level", "medium", "--deals", "2",
+              "--jobs", "1").stdout
+    assert "A=oracle:medium vs B=medium" in out and "deals won by A:" in out, out
+
+
 def test_bench_service_measures_moves_on_sqlite():
     out = run("bench/service.py", "--tables", "2", "--moves", "20", "--runs", "1").stdout
     assert "ms/move" in out and "queries" in out, out

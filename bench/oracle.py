@@ -1,0 +1,119 @@
+"""What seeing the other hands would be worth to a level: the ceiling of any inference from play.
+
+    python bench/oracle.py --game sixtysix [--level strong] [--deals 400] [--jobs 2] [--full]
+
+Side A is the level whose draws keep the other seats' real hands (in sixty-six the stock's order
+stays hidden and is shuffled per draw, unless ``--full``: then nothing is hidden); side B is the
+same level as it plays. Everything else is the arena's (``games.bots.arena``): duplicate deals,
+one deal a match, budgets on each bot's CPU clock. Reading the opponents' cards from their play,
+however well, can at most make the level into side A: the score measured here bounds what an
+inference could add, and says whether the hidden cards are where its losses are.
+
+The truth reaches the search where the hidden cards do: the samplers (``sampling.SAMPLERS``)
+and, in a sixty-six phase 2, the list of hands the opponent may hold (``strong.sixtysix_hands``);
+the bench wraps both, for side A's decisions, to return the real cards of the state being played.
+Nothing of this exists outside the bench.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.bots import arena, sampling, strong  # noqa: E402
+from games.engine import cards as C  # noqa: E402
+from games.engine import hearts as H  # noqa: E402
+from games.engine.core import get_rules  # noqa: E402
+
+ORACLE = "oracle:"          # side A's level name: "oracle:strong"
+_playing = {"state": None, "oracle": False, "full": False}
+
+
+def _record_views(state_class) -> None:
+    """Remember the state whose view a bot is about to get (the arena asks for it just before)."""
+    view = state_class.view
+
+    def recorded(self, seat):
+        _playing["state"] = self
+        return view(self, seat)
+    state_class.view = recorded
+
+
+def _true_sample(sampler):
+    def sample(view: dict, rng) -> dict:
+        drawn = sampler(view, rng)
+        state = _playing["state"]
+        if not _playing["oracle"] or state is None:
+            return drawn
+        if view["game"] != "sixtysix":    # a spades hand not yet looked at stays drawn
+            return {"hands": {s: hand if int(s) == view["seat"] else C.codes_of(_held(state, int(s)))
+                              for s, hand in drawn["hands"].items()}}
+        opp = 1 - view["seat"]
+        hand = state.hands[opp]
+        stock = [C.CODES[c] for c in state.stock[state.stock_pos:]]
+        if not _playing["full"] or len(stock) != len(drawn["stock"]):
+            unseen = C.mask_of_codes(drawn["hand"]) | C.mask_of_codes(drawn["stock"])
+            stock = [C.CODES[c] for c in C.iter_cards(unseen & ~hand)]
+            rng.shuffle(stock)
+        return {"hand": C.codes_of(hand), "stock": stock}
+    return sample
+
+
+def _held(state, seat: int) -> int:
+    """A seat's cards as the draws name them: in the hearts pass, as dealt (before any pass)."""
+    if isinstance(state, H.HeartsState) and state.phase == H.PASS:
+        return state.hands[seat] | state.passed[seat]
+    return state.hands[seat]
+
+
+def _true_hands(enumerate_hands):
+    def hands(view: dict, limit: int):
+        state = _playing["state"]
+        if not _playing["oracle"] or state is None:
+            return enumerate_hands(view, limit)
+        return [state.hands[1 - view["seat"]]]
+    return hands
+
+
+def _choose(level: str, view: dict, rng, budget_ms):
+    if not level.startswith(ORACLE):
+        return _arena_choose(level, view, rng, budget_ms)
+    _playing["oracle"] = True
+    try:
+        return _arena_choose(level[len(ORACLE):], view, rng, budget_ms)
+    finally:
+        _playing["oracle"] = False
+
+
+_arena_choose = arena.choose_action
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["sixtysix", "hearts", "spades"], required=True)
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--level", default="strong")
+    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--full", action="store_true",
+                        help="sixty-six: the stock's order too (nothing hidden)")
+    args = parser.parse_args(argv)
+    rules = get_rules(args.game)
+    _playing["full"] = args.full
+    _record_views(rules.state_class)
+    for game, sampler in list(sampling.SAMPLERS.items()):
+        sampling.SAMPLERS[game] = _true_sample(sampler)
+    strong.sixtysix_hands = _true_hands(strong.sixtysix_hands)
+    arena.choose_action = _choose
+    cfg = arena.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
+                       args.level, None, args.seed, 1, cpu_clock=True)
+    summary = arena.run(cfg, args.deals, max(1, args.jobs), progress=False)
+    print(arena.report(cfg, summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
