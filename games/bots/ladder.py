@@ -211,12 +211,17 @@ def table(game: str, s: dict) -> str:
              f"{'rating':>7} {'95% CI':>12} shown"]
     for st in s["steps"]:
         a = st["a"]
-        lo, hi = s["intervals"].get(a, [None, None])
+        # A level the results do not tie to the anchor (a run of one step) has no rating.
+        lo, hi = (_or_dash(x) for x in s["intervals"].get(a) or [None, None])
         lines.append(f"{game}: {a + ' > ' + st['b']:16} {st['pairs']:5} {st['score_a']:6.3f} "
                      f"{st['ci95'][0]:6.3f}-{st['ci95'][1]:.3f} {st['margin_per_deal']:+7.2f}"
-                     f"±{st['margin_ci95']:<5.2f} {s['fitted'].get(a, '-'):>7} {lo}-{hi:<7} "
+                     f"±{st['margin_ci95']:<5.2f} {_or_dash(s['fitted'].get(a)):>7} {lo}-{hi:<7} "
                      f"{'merged into ' + s['merged'][a] if a in s['merged'] else 'yes' if st['separated'] else 'undecided'}")
     return "\n".join(lines)
+
+
+def _or_dash(value) -> str:
+    return "-" if value is None else str(value)
 
 
 def markdown(stored: dict) -> str:

@@ -107,6 +107,13 @@ def test_it_merges_a_level_it_could_not_separate_and_measures_the_next_against_t
     assert merged == {} and [(s["a"], s["b"]) for s in steps][2] == ("strong", "medium")
 
 
+def test_it_prints_a_step_it_cannot_tie_to_the_anchor_without_a_rating():
+    """A run of one step (``--steps expert:strong --results other.jsonl``) fits no rating."""
+    s = ladder.summary("spades", _pairs("expert", "strong", [(1.0, 0.0)] * 30))
+    line = ladder.table("spades", s).splitlines()[1]
+    assert line.startswith("spades: expert > strong") and " - " in line
+
+
 def test_it_reads_the_stored_ratings(monkeypatch, tmp_path):
     path = tmp_path / "ladder.json"
     path.write_text('{"games": {"hearts": {"ratings": {"strong": 1712.4}}}}')
