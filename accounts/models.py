@@ -63,7 +63,12 @@ class UserManagerHelpers:
     @staticmethod
     def guest() -> User:
         while True:
-            name = f"guest-{secrets.token_hex(3)}"
+            code = secrets.token_hex(3)
+            # A code of letters only ("bcafed") would read as a word: the avatar's initials "GB"
+            # instead of every guest's "GU" (static/js/table/render/seats.js, initials).
+            if not any(ch.isdigit() for ch in code):
+                continue
+            name = f"guest-{code}"
             if not confusable_with_existing(name):       # covers the same name
                 break
         user = User(username=name, is_guest=True)

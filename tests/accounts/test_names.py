@@ -56,6 +56,12 @@ def test_a_guest_never_gets_a_name_that_looks_taken(monkeypatch, make_user):
     assert guest_user().username == "guest-c0ffee"
 
 
+def test_a_guests_code_always_holds_a_digit_so_his_initials_are_every_guests(monkeypatch):
+    draws = iter(["bcafed", "b1cafe"])      # letters only would read as a word: "GB", not "GU"
+    monkeypatch.setattr("accounts.models.secrets.token_hex", lambda n: next(draws))
+    assert guest_user().username == "guest-b1cafe"
+
+
 def test_the_key_is_kept_with_the_name_and_found_in_one_indexed_lookup(make_user):
     user = make_user("alice1")
     assert user.name_key == names.name_key("alice1")
