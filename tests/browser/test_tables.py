@@ -70,7 +70,15 @@ def step(page, game):
     if page.locator("[data-action=marriage]").count():
         return "marriage" if click(page, "[data-action=marriage]") else None
     if page.locator("#hand button.card.legal").count():
-        return "play" if click(page, "#hand button.card.legal") else None
+        if not click(page, "#hand button.card.legal"):
+            return None
+        # A card that may be led with its marriage asks how (announce.js) and sends nothing yet:
+        # answer, so that a step is always a move (the deal decides whether the first card is one).
+        if page.locator(".marriage-choice").count():
+            plainly = not page.locator(".marriage-choice [data-action=marriage]").count()
+            return "marriage" if click(page, ".marriage-choice [data-action=%s]" % (
+                "play-plain" if plainly else "marriage")) else None
+        return "play"
     return None
 
 
