@@ -50,13 +50,13 @@ def _true_sample(sampler):
         if view["game"] != "sixtysix":    # a spades hand not yet looked at stays drawn
             return {"hands": {s: hand if int(s) == view["seat"] else C.codes_of(_held(state, int(s)))
                               for s, hand in drawn["hands"].items()}}
-        opp = 1 - view["seat"]
-        hand = state.hands[opp]
+        hand = state.hands[1 - view["seat"]]
         stock = [C.CODES[c] for c in state.stock[state.stock_pos:]]
-        if not _playing["full"] or len(stock) != len(drawn["stock"]):
-            unseen = C.mask_of_codes(drawn["hand"]) | C.mask_of_codes(drawn["stock"])
-            stock = [C.CODES[c] for c in C.iter_cards(unseen & ~hand)]
-            rng.shuffle(stock)
+        if _playing["full"] and len(stock) == len(drawn["stock"]):
+            return {"hand": C.codes_of(hand), "stock": stock}
+        # The stock's order stays hidden: its cards (every unseen card not in his hand), shuffled.
+        stock = [c for c in drawn["hand"] + drawn["stock"] if not hand >> C.INDEX[c] & 1]
+        rng.shuffle(stock)
         return {"hand": C.codes_of(hand), "stock": stock}
     return sample
 
@@ -77,6 +77,9 @@ def _true_hands(enumerate_hands):
     return hands
 
 
+_arena_choose = arena.choose_action
+
+
 def _choose(level: str, view: dict, rng, budget_ms):
     if not level.startswith(ORACLE):
         return _arena_choose(level, view, rng, budget_ms)
@@ -85,9 +88,6 @@ def _choose(level: str, view: dict, rng, budget_ms):
         return _arena_choose(level[len(ORACLE):], view, rng, budget_ms)
     finally:
         _playing["oracle"] = False
-
-
-_arena_choose = arena.choose_action
 
 
 def main(argv=None) -> int:
