@@ -51,9 +51,10 @@ def _true_sample(sampler):
             return {"hands": {s: hand if int(s) == view["seat"] else C.codes_of(_held(state, int(s)))
                               for s, hand in drawn["hands"].items()}}
         hand = state.hands[1 - view["seat"]]
-        stock = [C.CODES[c] for c in state.stock[state.stock_pos:]]
-        if _playing["full"] and len(stock) == len(drawn["stock"]):
-            return {"hand": C.codes_of(hand), "stock": stock}
+        if _playing["full"]:
+            stock = [C.CODES[c] for c in state.stock[state.stock_pos:]]
+            if len(stock) == len(drawn["stock"]):
+                return {"hand": C.codes_of(hand), "stock": stock}
         # The stock's order stays hidden: its cards (every unseen card not in his hand), shuffled.
         stock = [c for c in drawn["hand"] + drawn["stock"] if not hand >> C.INDEX[c] & 1]
         rng.shuffle(stock)
