@@ -75,9 +75,10 @@ def step(page, game):
         # A card that may be led with its marriage asks how (announce.js) and sends nothing yet:
         # answer, so that a step is always a move (the deal decides whether the first card is one).
         if page.locator(".marriage-choice").count():
-            plainly = not page.locator(".marriage-choice [data-action=marriage]").count()
-            return "marriage" if click(page, ".marriage-choice [data-action=%s]" % (
-                "play-plain" if plainly else "marriage")) else None
+            answer = ".marriage-choice [data-action=marriage]"
+            if not page.locator(answer).count():
+                answer = ".marriage-choice [data-action=play-plain]"
+            return "marriage" if click(page, answer) else None
         return "play"
     return None
 
