@@ -172,7 +172,7 @@ def pytest_collection_modifyitems(config, items):
 # PostgreSQL server, and test_faults stops and starts it). Browser modules are units of their own:
 # the units are handed out in the order _order sorts them, so on every worker they come after all
 # its other tests, and each worker that reaches one starts its own embedded server and chromium
-# (session fixtures), so both workers end the run in the browser instead of one.
+# (session fixtures), so every worker ends the run in the browser instead of one.
 # By path, as the controller sees only node ids: xdist's own xdist_group markers are lost on
 # pytest 9, whose node ids xdist cannot suffix.
 SHARED_UNITS = ("tests/scaled/",)

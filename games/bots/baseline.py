@@ -3,13 +3,16 @@
     python -m games.bots.arena --game hearts --a strong --b git:493aadf:strong
 
 ``git:REV:LEVEL`` loads ``games/bots/`` of commit ``REV`` (``git show``) into a package of its own
-(``bots_at_REV``) beside the current one, so both play in one process with today's engine: the
-baseline is the old search, not an old engine. Nothing is copied into the tree, so no frozen copy
+(``bots_at_<commit>``, written once per commit into the temporary directory) beside the current
+one, so both play in one process with today's engine: the baseline is the old search, not an old
+engine. Nothing is copied into the tree, so no frozen copy
 of a bot has to be kept up to date or mistaken for a level.
 """
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,21 +33,46 @@ def is_baseline(level: str) -> bool:
 @lru_cache(maxsize=None)
 def _package(rev: str) -> str:
     """Import ``games/bots`` of ``rev`` as a package; its name."""
-    name = "bots_at_" + "".join(ch if ch.isalnum() else "_" for ch in rev)
-    if name in sys.modules:
-        return name
-    files = subprocess.run(["git", "ls-tree", "--name-only", rev, "games/bots/"], cwd=ROOT,
-                           check=True, capture_output=True, text=True).stdout.split()
-    where = Path(tempfile.mkdtemp(prefix="bots-baseline-")) / name
-    where.mkdir()
-    for path in files:
-        if path.endswith(".py"):
-            text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
-                                  capture_output=True, text=True).stdout
-            (where / Path(path).name).write_text(text)
-    sys.path.insert(0, str(where.parent))
-    importlib.import_module(name)
+    sha = _git("rev-parse", "--verify", f"{rev}^{{commit}}").strip()
+    name = f"bots_at_{sha[:12]}"
+    if name not in sys.modules:
+        sys.path.insert(0, str(_written(sha, name)))
+        importlib.import_module(name)
     return name
+
+
+def _written(sha: str, name: str) -> Path:
+    """The folder holding commit ``sha``'s ``games/bots`` as package ``name``: one per commit in
+    the temporary directory, written once and reused by every process and run that needs it
+    (written aside and renamed into place, so a process never imports a half-written copy)."""
+    home = Path(tempfile.gettempdir()) / f"bots-baseline-{sha[:12]}"
+    if _whole_and_ours(home, name):
+        return home
+    draft = Path(tempfile.mkdtemp(prefix=f"bots-baseline-{sha[:12]}-"))
+    (draft / name).mkdir()
+    for path in _git("ls-tree", "--name-only", sha, "games/bots/").split():
+        if path.endswith(".py"):
+            (draft / name / Path(path).name).write_text(_git("show", f"{sha}:{path}"))
+    try:
+        draft.rename(home)
+    except OSError:                 # another process put its copy there first: use that one
+        if not _whole_and_ours(home, name):
+            return draft            # a half copy, or another user's folder: import ours
+        shutil.rmtree(draft, ignore_errors=True)
+    return home
+
+
+def _whole_and_ours(home: Path, name: str) -> bool:
+    """A finished copy this user wrote (code in a shared temporary directory is run only if ours)."""
+    try:
+        return home.stat().st_uid == os.getuid() and (home / name / "__init__.py").exists()
+    except OSError:
+        return False
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout
 
 
 def choose_action(level: str, view: dict, rng=None, budget_ms: int | None = None) -> dict:

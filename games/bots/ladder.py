@@ -235,7 +235,9 @@ def markdown(stored: dict) -> str:
     for game, s in stored.get("games", {}).items():
         for st in s.get("steps", []):
             a = st["a"]
-            lo, hi = s["intervals"].get(a, ["?", "?"])
+            rating = _or_dash(s.get("fitted", s["ratings"]).get(a))
+            if s["intervals"].get(a):
+                rating += " ({}-{})".format(*s["intervals"][a])
             shown = (f"merged into {s['merged'][a]}" if a in s.get("merged", {})
                      else f"wins about {s['records'][a]['of_10']} of 10 deals against {st['b']}"
                      if a in s.get("records", {}) else "shown, no claim (undecided: too few pairs)")
@@ -243,7 +245,7 @@ def markdown(stored: dict) -> str:
                     if "mean_ms" in st else "")
             lines.append(f"| {game} | {a} | {st['b']} | {st['pairs']} | {st['score_a']:.3f} "
                          f"({st['ci95'][0]:.3f}-{st['ci95'][1]:.3f}) | {st['margin_per_deal']:+.2f} "
-                         f"± {st['margin_ci95']:.2f} | {s.get('fitted', s['ratings']).get(a, '?')} ({lo}-{hi}) | {cost} | {shown} |")
+                         f"± {st['margin_ci95']:.2f} | {rating} | {cost} | {shown} |")
     return "\n".join(lines)
 
 

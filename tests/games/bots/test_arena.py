@@ -52,3 +52,18 @@ def test_an_earlier_commits_level_thinks_on_the_clock_the_arena_sets(monkeypatch
         baseline.choose_action("git:HEAD:strong", view, random.Random(1))
     baseline.choose_action("git:HEAD:strong", view, random.Random(1))
     assert seen == [time.thread_time, time.perf_counter]
+
+
+def test_an_earlier_commits_bots_are_written_once_per_commit_and_reused(monkeypatch, tmp_path):
+    """Every process of an A/B reuses one copy per commit in the temporary directory (each once
+    wrote a folder of its own and left it there); a folder that is no whole copy is never imported."""
+    monkeypatch.setattr(baseline.tempfile, "tempdir", str(tmp_path))
+    sha = baseline._git("rev-parse", "HEAD").strip()
+    first = baseline._written(sha, "bots_copy")
+    assert baseline._written(sha, "bots_copy") == first
+    assert (first / "bots_copy" / "strong.py").exists()
+    assert [p.name for p in tmp_path.iterdir()] == [first.name]
+
+    (first / "bots_copy" / "__init__.py").unlink()          # a folder there that is no whole copy
+    other = baseline._written(sha, "bots_copy")
+    assert other != first and (other / "bots_copy" / "__init__.py").exists()

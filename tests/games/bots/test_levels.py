@@ -112,6 +112,9 @@ def test_it_prints_a_step_it_cannot_tie_to_the_anchor_without_a_rating():
     s = ladder.summary("spades", _pairs("expert", "strong", [(1.0, 0.0)] * 30))
     line = ladder.table("spades", s).splitlines()[1]
     assert line.startswith("spades: expert > strong") and " - " in line
+    row = ladder.markdown({"games": {"spades": s}}).splitlines()[-1]
+    assert row.startswith("| spades | expert | strong |") and "| - | wall:" in row
+    assert "None" not in row
 
 
 def test_it_reads_the_stored_ratings(monkeypatch, tmp_path):
@@ -165,7 +168,7 @@ def test_it_shows_each_level_with_its_rating_and_record_on_the_pickers(client, l
 
 
 def test_the_arena_plays_a_level_as_it_was_at_a_commit():
-    from games.bots import arena
+    from games.bots import arena, baseline
 
     state = deal("hearts", rng=random.Random(5), dealer=0)
     state.apply(bots.choose_action("basic", state.view(state.to_act()), random.Random(1)))
@@ -177,12 +180,13 @@ def test_the_arena_plays_a_level_as_it_was_at_a_commit():
 def test_the_arena_searches_with_the_commits_own_modules():
     import sys
 
-    from games.bots import arena
+    from games.bots import arena, baseline
 
     state = deal("spades", rng=random.Random(6), dealer=0)
     view = state.view(state.to_act())
     arena.choose_action("git:HEAD:medium", view, random.Random(2), None)
-    assert "bots_at_HEAD.strong" in sys.modules         # not today's games.bots.strong at old budgets
+    # not today's games.bots.strong at the old budgets
+    assert baseline._package("HEAD") + ".strong" in sys.modules
 
 
 
