@@ -15,10 +15,10 @@ side wins when its seats' total score is lower), mean points per deal per seat o
 points in sixty-six, card points in hearts, team points in spades), the share of deals A won
 (drawn half, and among the decided ones) with Wilson intervals and A's mean margin per deal with a
 normal 95% interval (deals of one match are not independent: read them as indications), A - B per
-deal over duplicate pairs, and decision time p50/p95 of each side. Spades adds per side the points
-per deal without the nil scores (±100, ±200), nil and blind nil bids made/failed and bags per
-team-deal; hearts adds the moons each side shot. Matches run in ``--jobs`` processes; a progress
-bar goes to stderr.
+deal over duplicate pairs, and decision time p50/p95/mean of each side (the mean is what "at equal
+CPU" compares). Spades adds per side the points per deal without the nil scores (±100, ±200), nil
+and blind nil bids made/failed and bags per team-deal; hearts adds the moons each side shot.
+Matches run in ``--jobs`` processes; a progress bar goes to stderr.
 
 """
 from __future__ import annotations
@@ -254,6 +254,7 @@ def summarize(cfg: Config, results: list[dict], elapsed: float) -> dict:
         out[f"p50_ms_{side}"] = 1000 * percentile(ts, 0.5)
         out[f"p95_ms_{side}"] = 1000 * percentile(ts, 0.95)
         out[f"max_ms_{side}"] = 1000 * max(ts, default=0.0)
+        out[f"mean_ms_{side}"] = 1000 * sum(ts) / len(ts) if ts else 0.0
         out[f"decisions_{side}"] = len(ts)
         keys = sorted({k for r in results for k in r.get("stats", {}).get(side, {})})
         out[f"stats_{side}"] = {k: sum(r["stats"][side].get(k, 0) for r in results) for k in keys}
@@ -306,7 +307,8 @@ def report(cfg: Config, s: dict) -> str:
                      f"(95% CI +-{s['diff_per_deal_without_nil'][1]:.2f})")
     for side, level in (("a", cfg.a), ("b", cfg.b)):
         lines.append(f"decision time {side.upper()} ({level}): p50 {s[f'p50_ms_{side}']:.1f} ms  "
-                     f"p95 {s[f'p95_ms_{side}']:.1f} ms  max {s[f'max_ms_{side}']:.1f} ms  "
+                     f"p95 {s[f'p95_ms_{side}']:.1f} ms  mean {s[f'mean_ms_{side}']:.1f} ms  "
+                     f"max {s[f'max_ms_{side}']:.1f} ms  "
                      f"({s[f'decisions_{side}']} decisions)")
     for side, level in (("a", cfg.a), ("b", cfg.b)):
         st = s.get(f"stats_{side}") or {}

@@ -17,6 +17,7 @@ def test_it_counts_nils_and_bags():
     assert stats["team_deals"] == 4 and stats["bags"] >= 0
     text = arena.report(cfg, summary)
     assert "without nil scores" in text and "bags per team-deal" in text
+    assert summary["mean_ms_a"] >= 0 and " ms  mean " in text
 
 
 def test_it_counts_the_moons_of_each_side():
