@@ -9,10 +9,11 @@ one deal a match, budgets on each bot's CPU clock. Reading the opponents' cards 
 however well, can at most make the level into side A: the score measured here bounds what an
 inference could add, and says whether the hidden cards are where its losses are.
 
-The truth reaches the search where the hidden cards do: the samplers (``sampling.SAMPLERS``)
-and, in a sixty-six phase 2, the list of hands the opponent may hold (``strong.sixtysix_hands``);
-the bench wraps both, for side A's decisions, to return the real cards of the state being played.
-Nothing of this exists outside the bench.
+The truth reaches the search where the hidden cards do: the samplers (``sampling.SAMPLERS``), the
+sixty-six tree search's draws (``sampling.sixtysix_draws``) and, in a sixty-six phase 2, the list
+of hands the opponent may hold (``strong.sixtysix_hands``); the bench wraps all three, for side
+A's decisions, to return the real cards of the state being played. Nothing of this exists outside
+the bench.
 """
 from __future__ import annotations
 
@@ -62,6 +63,27 @@ def _true_sample(sampler):
     return sample
 
 
+def _true_draws(draws):
+    """``sampling.sixtysix_draws`` (the tree search's many draws) as ``_true_sample`` draws."""
+    def true_draws(view: dict, rng):
+        draw = draws(view, rng)
+        state = _playing["state"]
+        if not _playing["oracle"] or state is None:
+            return draw
+        hand = state.hands[1 - view["seat"]]
+        real_stock = tuple(state.stock[state.stock_pos:])
+
+        def truth():
+            drawn_hand, drawn_stock = draw()
+            if _playing["full"] and len(real_stock) == len(drawn_stock):
+                return hand, real_stock
+            stock = [c for c in C.iter_cards(drawn_hand | C.mask_of(drawn_stock)) if not hand >> c & 1]
+            rng.shuffle(stock)
+            return hand, tuple(stock)
+        return truth
+    return true_draws
+
+
 def _held(state, seat: int) -> int:
     """A seat's cards as the draws name them: in the hearts pass, as dealt (before any pass)."""
     if isinstance(state, H.HeartsState) and state.phase == H.PASS:
@@ -108,6 +130,7 @@ def main(argv=None) -> int:
     for game, sampler in list(sampling.SAMPLERS.items()):
         sampling.SAMPLERS[game] = _true_sample(sampler)
     strong.sixtysix_hands = _true_hands(strong.sixtysix_hands)
+    sampling.sixtysix_draws = _true_draws(sampling.sixtysix_draws)
     arena.choose_action = _choose
     cfg = arena.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
                        args.level, None, args.seed, 1, cpu_clock=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Callable
 
 from games.engine import cards as C
 from games.engine import sixtysix as SS
@@ -190,18 +191,30 @@ def sixtysix_knowledge(view: dict) -> dict:
 def sample_sixtysix(view: dict, rng) -> dict:
     """The opponent's hand: his known cards, then a uniform choice among the pool's cards he may
     hold; the stock: the rest, shuffled. Every card seen played is out (the history is public)."""
+    hand, stock = sixtysix_draws(view, rng)()
+    return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
+
+
+def sixtysix_draws(view: dict, rng) -> Callable[[], tuple[int, tuple[int, ...]]]:
+    """``sample_sixtysix``'s draws for a search that makes thousands: the view is read once, and
+    each call of the function returned draws the opponent's hand (a mask) and the stock in draw
+    order (card indices), with the same use of ``rng``."""
     k = sixtysix_knowledge(view)
     allowed = list(C.iter_cards(k["pool"] & ~k["opp_forbidden"]))
     others = list(C.iter_cards(k["opp_forbidden"]))
-    need = k["need"]
-    rng.shuffle(allowed)
-    if len(allowed) < need:   # only if an inference was wrong: never through the rules
-        rng.shuffle(others)
-        allowed, others = allowed + others[:need - len(allowed)], others[need - len(allowed):]
-    hand = k["opp_fixed"] | C.mask_of(allowed[:need])
-    stock = allowed[need:] + others
-    rng.shuffle(stock)
-    return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
+    need, fixed = k["need"], k["opp_fixed"]
+
+    def draw() -> tuple[int, tuple[int, ...]]:
+        rng.shuffle(allowed)
+        mine, rest = allowed, others
+        if len(allowed) < need:   # only if an inference was wrong: never through the rules
+            rng.shuffle(others)
+            mine, rest = allowed + others[:need - len(allowed)], others[need - len(allowed):]
+        hand = fixed | C.mask_of(mine[:need])
+        stock = mine[need:] + rest
+        rng.shuffle(stock)
+        return hand, tuple(stock)
+    return draw
 
 
 def sixtysix_hands(view: dict, limit: int) -> list[int] | None:

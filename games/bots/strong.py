@@ -36,7 +36,7 @@ from games.engine import hearts as H
 from games.engine import sixtysix as SS
 from games.engine import spades as SP
 
-from . import base, basic, hearts_search, spades_search, ss_solver
+from . import base, basic, hearts_search, spades_search, ss_ismcts, ss_solver
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
 from .sampling import sample, sixtysix_hands, sixtysix_knowledge
 
@@ -52,6 +52,12 @@ HARD_STAKE = 0.15         # at the budget, an option that may still be this much
 # (hearts: card points, spades: team points). Only sixty-six thinks past the budget, to the cap its
 # level declares (measured there: it pays); hearts and spades keep their budget.
 UNIT = {"sixtysix": 1.0, "hearts": 5.0, "spades": 50.0}
+# Sixty-six while the stock is open: the information-set tree search (ss_ismcts) for this share of
+# the budget, at levels thinking at least TREE_FROM_MS (fewer iterations make too small a tree:
+# medium keeps the determinized search). Measured (docs/BOTS.md): at half the budget it thinks
+# as long on average as the determinized search it replaces, which stops early when it can.
+TREE_SHARE = 0.5
+TREE_FROM_MS = 40
 EXACT_HANDS = 12          # sixty-six phase 2: solve every hand the opponent may hold, if this few
 
 FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view,
@@ -84,7 +90,16 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     # Only a sixty-six play may think past the budget, and only to a cap the level declares
     # (levels.py); every other decision (the hearts pass and the spades bid too) keeps the budget.
     cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
+    if game == "sixtysix" and view["phase"] == "play1" and iterations is None \
+            and budget >= TREE_FROM_MS:
+        return _tree_choice(view, rng, budget)
     return search(view, legal, rng, budget, iterations, cap)
+
+
+def _tree_choice(view, rng, budget_ms):
+    """Sixty-six while the stock is open: the information-set tree search (``ss_ismcts``) for
+    ``TREE_SHARE`` of the budget."""
+    return dict(ss_ismcts.choose(view, budget_ms * TREE_SHARE / 1000.0, rng, sixtysix_rollout))
 
 
 def _find_claim(view, legal):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from games.bots.sampling import sample, sixtysix_hands
+from games.bots.sampling import sample, sixtysix_draws, sixtysix_hands
 from games.engine import cards as C
 
 from .helpers import new_deal, positions
@@ -65,3 +65,19 @@ def test_in_a_sixty_six_phase_2_side_a_solves_the_real_hand_alone(oracle):
         assert oracle._true_hands(sixtysix_hands)(view, 12) == [state.hands[1 - seat]]
         oracle._playing["oracle"] = False
         assert oracle._true_hands(sixtysix_hands)(view, 12) == sixtysix_hands(view, 12)
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_the_tree_searchs_draws_are_the_truth_for_side_a_alone(oracle, full):
+    true_draws = oracle._true_draws(sixtysix_draws)
+    for state, seat in positions("sixtysix", "kurnik", 12, seed=3):
+        view = state.view(seat)
+        real_stock = tuple(state.stock[state.stock_pos:])
+        oracle._playing.update(state=state, oracle=True, full=full)
+        draw = true_draws(view, random.Random(1))
+        for _ in range(3):
+            hand, stock = draw()
+            assert hand == state.hands[1 - seat]
+            assert (stock == real_stock) if full else (C.mask_of(stock) == C.mask_of(real_stock))
+        oracle._playing["oracle"] = False
+        assert true_draws(view, random.Random(1))() == sixtysix_draws(view, random.Random(1))()
