@@ -3,7 +3,8 @@
 A level (``levels.py``: the ladder people choose from, weakest first) is a module with
 ``choose_action(view, rng=None, budget_ms=None) -> dict`` (the interface of ``base.py``) and the
 budget it thinks with. Modules: ``random``; ``basic`` (rules per game, instant); ``strong``
-(determinized search through the engine, within the level's budget). ``python -m
+(determinized search through the engine, within the level's budget; a tree search in sixty-six
+while the stock is open). ``python -m
 games.bots.arena`` measures two levels against each other, ``python -m games.bots.ladder`` the
 whole ladder (the ratings shown on the site).
 """

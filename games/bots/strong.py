@@ -1,4 +1,6 @@
-"""The strong bot: determinized search (perfect-information Monte Carlo) through the engine.
+"""The strong bot: determinized search (perfect-information Monte Carlo) through the engine; in
+sixty-six while the stock is open, at strong's and expert's budgets, an information-set tree
+search instead (``ss_ismcts``, ``TREE_SHARE`` of the budget).
 
 Each iteration draws hidden cards consistent with the view (``sampling``: the view carries the
 deal's public history, so every card seen played is out and what the play revealed is kept),
