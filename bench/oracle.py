@@ -51,15 +51,9 @@ def _true_sample(sampler):
         if view["game"] != "sixtysix":    # a spades hand not yet looked at stays drawn
             return {"hands": {s: hand if int(s) == view["seat"] else C.codes_of(_held(state, int(s)))
                               for s, hand in drawn["hands"].items()}}
-        hand = state.hands[1 - view["seat"]]
-        if _playing["full"]:
-            stock = [C.CODES[c] for c in state.stock[state.stock_pos:]]
-            if len(stock) == len(drawn["stock"]):
-                return {"hand": C.codes_of(hand), "stock": stock}
-        # The stock's order stays hidden: its cards (every unseen card not in his hand), shuffled.
-        stock = [c for c in drawn["hand"] + drawn["stock"] if not hand >> C.INDEX[c] & 1]
-        rng.shuffle(stock)
-        return {"hand": C.codes_of(hand), "stock": stock}
+        unseen = [C.INDEX[c] for c in drawn["hand"] + drawn["stock"]]
+        hand, stock = _sixtysix_truth(state, view["seat"], unseen, len(drawn["stock"]), rng)
+        return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
     return sample
 
 
@@ -70,18 +64,26 @@ def _true_draws(draws):
         state = _playing["state"]
         if not _playing["oracle"] or state is None:
             return draw
-        hand = state.hands[1 - view["seat"]]
-        real_stock = tuple(state.stock[state.stock_pos:])
 
         def truth():
             drawn_hand, drawn_stock = draw()
-            if _playing["full"] and len(real_stock) == len(drawn_stock):
-                return hand, real_stock
-            stock = [c for c in C.iter_cards(drawn_hand | C.mask_of(drawn_stock)) if not hand >> c & 1]
-            rng.shuffle(stock)
-            return hand, tuple(stock)
+            unseen = list(C.iter_cards(drawn_hand | C.mask_of(drawn_stock)))
+            return _sixtysix_truth(state, view["seat"], unseen, len(drawn_stock), rng)
         return truth
     return true_draws
+
+
+def _sixtysix_truth(state, seat: int, unseen: list[int], stock_size: int, rng):
+    """The opponent's real hand (a mask) and a stock (card indices) of the ``unseen`` cards a draw
+    placed: in its real order with ``--full``, else his hand's complement, shuffled (the stock's
+    order stays hidden)."""
+    hand = state.hands[1 - seat]
+    real_stock = tuple(state.stock[state.stock_pos:])
+    if _playing["full"] and len(real_stock) == stock_size:
+        return hand, real_stock
+    stock = [c for c in unseen if not hand >> c & 1]
+    rng.shuffle(stock)
+    return hand, tuple(stock)
 
 
 def _held(state, seat: int) -> int:

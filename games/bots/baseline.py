@@ -5,8 +5,8 @@
 ``git:REV:LEVEL`` loads ``games/bots/`` of commit ``REV`` (``git show``) into a package of its own
 (``bots_at_<commit>``, written once per commit into the temporary directory) beside the current
 one, so both play in one process with today's engine: the baseline is the old search, not an old
-engine. Nothing is copied into the tree, so no frozen copy
-of a bot has to be kept up to date or mistaken for a level.
+engine. Nothing is copied into the tree, so no frozen copy of a bot has to be kept up to date or
+mistaken for a level.
 """
 from __future__ import annotations
 

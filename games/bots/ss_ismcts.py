@@ -43,11 +43,18 @@ def choose(view: dict, seconds: float, rng, rollout, iterations: int | None = No
     """The action of ``view["legal"]`` to play after ``seconds`` of iterations on the bot clock (at
     least one), or exactly ``iterations`` (deterministic given ``rng``: the tests'):
     ``rollout(state, rng, seat)`` values a position for ``seat``."""
-    return _answer(view, search(view, seconds, rng, rollout, iterations))
+    root, start_state = _grow(view, seconds, rng, rollout, iterations)
+    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
+    return next(a for a in view["legal"] if start_state.move_of(a) == best)
 
 
 def search(view: dict, seconds: float, rng, rollout, iterations: int | None = None) -> Node:
     """The tree grown from ``view`` (see ``choose``); its root."""
+    return _grow(view, seconds, rng, rollout, iterations)[0]
+
+
+def _grow(view, seconds, rng, rollout, iterations):
+    """The tree's root and the state at the view the draws were dealt into."""
     seat = view["seat"]
     opponent = 1 - seat
     start_state = SS.state_from_view(view, sampling.sample(view, rng))
@@ -65,14 +72,7 @@ def search(view: dict, seconds: float, rng, rollout, iterations: int | None = No
             node.total += value if mover == seat else -value
         done += 1
         if done == iterations or iterations is None and base.clock() >= deadline:
-            return root
-
-
-def _answer(view: dict, root: Node) -> dict:
-    """The legal action of the root's most visited move."""
-    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    probe = SS.state_from_view(view, {"hand": [], "stock": []})
-    return next(a for a in view["legal"] if probe.move_of(a) == best)
+            return root, start_state
 
 
 def _descend(node: Node, state, rng) -> list[tuple[Node, int]]:

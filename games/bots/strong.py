@@ -89,12 +89,12 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
         claim = _find_claim(view, legal)
         if claim is not None:
             return claim
-    # Only a sixty-six play may think past the budget, and only to a cap the level declares
-    # (levels.py); every other decision (the hearts pass and the spades bid too) keeps the budget.
-    cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
     if game == "sixtysix" and view["phase"] == "play1" and iterations is None \
             and budget >= TREE_FROM_MS:
         return _tree_choice(view, rng, budget)
+    # Only a sixty-six play may think past the budget, and only to a cap the level declares
+    # (levels.py); every other decision (the hearts pass and the spades bid too) keeps the budget.
+    cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
     return search(view, legal, rng, budget, iterations, cap)
 
 
