@@ -4,7 +4,9 @@ Whitehouse, "Information Set Monte Carlo Tree Search", 2012).
 One tree of the moves from the decision on, shared by every draw of the hidden cards (the
 opponent's hand and the stock's order, ``sampling.sixtysix_draws``). An iteration draws them, walks
 the tree choosing among the moves legal in that draw by UCB with availability counts (a move is
-judged against the times it could have been chosen, since a draw decides what each hand holds),
+judged against the times it could have been chosen, since a draw decides what each hand holds;
+wide at the root, nearly greedy below it, so that a move is valued by the answers a side would
+choose, not by the average of all of them),
 adds one node, plays the rest out with the strong bot's rollout (solved exactly at its end) and
 backs the value up, each node from the side of the seat that moved into it. The answer is the
 root's most visited move.
@@ -23,10 +25,13 @@ from games.engine import sixtysix as SS
 
 from . import base, sampling
 
-# UCB's exploration, in game points: a playout's value spreads over about -3..3, so a move whose
-# first playouts went badly is still tried again (screened 1.5, 2.5 and 4; 6 against 4 measured
-# no better on 1,000 deals: docs/BOTS.md).
-EXPLORATION = 4.0
+# UCB's exploration, in game points. At the root it is wide (a playout's value spreads over about
+# -3..3), so a move of the decision whose first playouts went badly is still tried again (screened
+# 1.5, 2.5 and 4; 6 measured no better). Below the root both sides choose nearly greedily: at 4
+# there too, a move's value was the average over every answer the opponent has, not his best one
+# (measured on 1,000 deals, with the opponent's nodes alone and with both sides: docs/BOTS.md).
+ROOT_EXPLORATION = 4.0
+EXPLORATION = 1.0
 
 
 class Node:
@@ -96,15 +101,16 @@ def _descend(node: Node, state, rng) -> list[tuple[Node, int]]:
             state.apply_move(m, mover)
             path.append((child, mover))
             return path
-        m = max(moves, key=lambda m: _ucb(node.children[m]))
+        exploration = EXPLORATION if path else ROOT_EXPLORATION
+        m = max(moves, key=lambda m: _ucb(node.children[m], exploration))
         node = node.children[m]
         state.apply_move(m, mover)
         path.append((node, mover))
     return path
 
 
-def _ucb(node: Node) -> float:
-    return node.total / node.visits + EXPLORATION * math.sqrt(math.log(node.available) / node.visits)
+def _ucb(node: Node, exploration: float) -> float:
+    return node.total / node.visits + exploration * math.sqrt(math.log(node.available) / node.visits)
 
 
 def searched_moves(state, seat: int) -> list[int]:

@@ -1,6 +1,7 @@
 """The sixty-six tree search (games/bots/ss_ismcts.py) and its draws (sampling.sixtysix_draws)."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -47,6 +48,23 @@ def test_every_iteration_visits_the_root_once_and_a_move_counts_when_it_was_ther
             assert sum(c.visits for c in child.children.values()) <= child.visits
             check(child)
     check(root)
+
+
+def test_it_explores_wide_at_the_root_and_nearly_greedily_below_it(monkeypatch):
+    state, seat = _phase_1(40, seed=5)[3]
+    used = []
+
+    def ucb(node, exploration):
+        used.append((node, exploration))
+        return node.total / node.visits + exploration * math.sqrt(math.log(node.available) / node.visits)
+    monkeypatch.setattr(ss_ismcts, "_ucb", ucb)
+    root = ss_ismcts.search(state.view(seat), 0, random.Random(1), strong.sixtysix_rollout,
+                            iterations=300)
+    at_root = {exploration for node, exploration in used if node in root.children.values()}
+    below = {exploration for node, exploration in used if node not in root.children.values()}
+    assert at_root == {ss_ismcts.ROOT_EXPLORATION}
+    assert below == {ss_ismcts.EXPLORATION}
+    assert ss_ismcts.EXPLORATION < ss_ismcts.ROOT_EXPLORATION
 
 
 def test_it_answers_a_legal_action_and_the_same_one_for_the_same_draws():
