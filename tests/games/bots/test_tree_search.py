@@ -1,7 +1,6 @@
 """The sixty-six tree search (games/bots/ss_ismcts.py) and its draws (sampling.sixtysix_draws)."""
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -53,11 +52,9 @@ def test_every_iteration_visits_the_root_once_and_a_move_counts_when_it_was_ther
 def test_it_explores_wide_at_the_root_and_nearly_greedily_below_it(monkeypatch):
     state, seat = _phase_1(40, seed=5)[3]
     used = []
-
-    def ucb(node, exploration):
-        used.append((node, exploration))
-        return node.total / node.visits + exploration * math.sqrt(math.log(node.available) / node.visits)
-    monkeypatch.setattr(ss_ismcts, "_ucb", ucb)
+    ucb = ss_ismcts._ucb
+    monkeypatch.setattr(ss_ismcts, "_ucb", lambda node, exploration: (
+        used.append((node, exploration)) or ucb(node, exploration)))
     root = ss_ismcts.search(state.view(seat), 0, random.Random(1), strong.sixtysix_rollout,
                             iterations=300)
     at_root = {exploration for node, exploration in used if node in root.children.values()}
