@@ -108,6 +108,12 @@ if DATABASE_URL:
     # Every socket message is a "request" here, so a health check would add a round trip to each
     # move (a tenth of one in bench/live.py); Django drops a connection that failed anyway.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # A database host that stops answering (a dead route, not a refused port) would hold a
+        # move's thread for the kernel's connect timeout, about two minutes; libpq gives up
+        # after this many seconds and the player is answered with a refusal instead.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
     if env.bool("DB_PREPARED_STATEMENTS", default=True):
         # Lets games/prepared.py run a move's statements as server-side prepared statements
         # (Django's own cursors bind on the client and never prepare). Turn off behind a

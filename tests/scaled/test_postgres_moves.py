@@ -109,6 +109,7 @@ with transaction.atomic():
     out["inside_seen"] = state()
     transaction.set_rollback(True)
 out["inside_after"] = [before, state(), list(commits)]
+out["connect_timeout"] = connection.get_connection_params().get("connect_timeout")
 print(json.dumps(out))
 """
 
@@ -150,6 +151,12 @@ def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
     assert out["inside_seen"][0] == v0 + 1      # applied inside the block...
     assert after == before                      # ...and rolled back with it
     assert True not in commits                  # no COMMIT was sent from inside it
+
+
+def test_a_database_host_that_stops_answering_is_given_up_on_in_seconds(out):
+    """libpq's connect_timeout (DB_CONNECT_TIMEOUT): without it a connection to a host whose
+    packets are dropped waits for the kernel's own timeout, about two minutes, holding a move."""
+    assert out["connect_timeout"] == 5
 
 
 # A socket is counted while a move holds the table's lock, between the move's reading of the
