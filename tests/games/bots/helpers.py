@@ -1,7 +1,9 @@
 """Random positions of every game and variant for the bot tests."""
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 from games.engine.core import GAME_NAMES, State, deal, get_rules
 
@@ -39,3 +41,12 @@ def is_legal(view: dict, action: dict) -> bool:
         cards = action["cards"]
         return len(set(cards)) == 3 and set(cards) <= set(view["legal"][0]["cards"])
     return action in view["legal"]
+
+
+def load_bench(name: str):
+    """A script of bench/ (not a package) loaded as a module, to test its parts."""
+    path = Path(__file__).resolve().parents[3] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,26 +1,19 @@
 """bench/oracle.py's side A draws the real hidden cards, and only for its own decisions."""
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 from games.bots.sampling import sample, sixtysix_draws, sixtysix_hands
 from games.engine import cards as C
 
-from .helpers import new_deal, positions
-
-ROOT = Path(__file__).resolve().parents[3]
+from .helpers import load_bench, new_deal, positions
 
 
 @pytest.fixture
 def oracle():
-    spec = importlib.util.spec_from_file_location("bench_oracle", ROOT / "bench" / "oracle.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("oracle")
 
 
 @pytest.mark.parametrize("game, variant", [("sixtysix", "kurnik"), ("hearts", "standard"),

@@ -1,20 +1,14 @@
 """bench/ss_tree_noise.py: the decisions it studies are open-stock choices, and a run is repeatable."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from .helpers import load_bench
 
 
 @pytest.fixture
 def noise():
-    spec = importlib.util.spec_from_file_location("bench_tree_noise", ROOT / "bench" / "ss_tree_noise.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("ss_tree_noise")
 
 
 def test_the_decisions_are_open_stock_choices_and_the_same_every_run(noise):
