@@ -1,9 +1,10 @@
 """What seeing the other hands would be worth to a level: the ceiling of any inference from play.
 
-    python bench/oracle.py --game sixtysix [--level strong] [--deals 400] [--jobs 2] [--full]
+    python bench/oracle.py --game sixtysix [--level strong] [--deals 400] [--jobs 2] [--full | --trumps]
 
 Side A is the level whose draws keep the other seats' real hands (in sixty-six the stock's order
-stays hidden and is shuffled per draw, unless ``--full``: then nothing is hidden); side B is the
+stays hidden and is shuffled per draw, unless ``--full``: then nothing is hidden; with
+``--trumps`` side A learns only which trumps the opponent holds); side B is the
 same level as it plays. Everything else is the arena's (``games.bots.arena``): duplicate deals,
 one deal a match, budgets on each bot's CPU clock. Reading the opponents' cards from their play,
 however well, can at most make the level into side A: the score measured here bounds what an
@@ -29,7 +30,8 @@ from games.engine import hearts as H  # noqa: E402
 from games.engine.core import get_rules  # noqa: E402
 
 ORACLE = "oracle:"          # side A's level name: "oracle:strong"
-_playing = {"state": None, "oracle": False, "full": False}
+_playing = {"state": None, "oracle": False, "full": False, "trumps": False}
+TRUMP_TRIES = 2000          # --trumps: draws tried for one holding the opponent's real trumps
 
 
 def _record_views(state_class) -> None:
@@ -51,6 +53,9 @@ def _true_sample(sampler):
         if view["game"] != "sixtysix":    # a spades hand not yet looked at stays drawn
             return {"hands": {s: hand if int(s) == view["seat"] else C.codes_of(_held(state, int(s)))
                               for s, hand in drawn["hands"].items()}}
+        if _playing["trumps"]:
+            return _with_his_trumps(lambda: sampler(view, rng), lambda d: C.mask_of_codes(d["hand"]),
+                                    state, view["seat"])
         unseen = [C.INDEX[c] for c in drawn["hand"] + drawn["stock"]]
         hand, stock = _sixtysix_truth(state, view["seat"], unseen, len(drawn["stock"]), rng)
         return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
@@ -66,6 +71,8 @@ def _true_draws(draws):
             return draw
 
         def truth():
+            if _playing["trumps"]:
+                return _with_his_trumps(draw, lambda d: d[0], state, view["seat"])
             drawn_hand, drawn_stock = draw()
             unseen = list(C.iter_cards(drawn_hand | C.mask_of(drawn_stock)))
             return _sixtysix_truth(state, view["seat"], unseen, len(drawn_stock), rng)
@@ -86,6 +93,17 @@ def _sixtysix_truth(state, seat: int, unseen: list[int], stock_size: int, rng):
     return hand, tuple(stock)
 
 
+def _with_his_trumps(draw, hand_of, state, seat: int):
+    """``--trumps``: the first of the draws whose opponent's hand holds exactly his real trumps
+    (the rest of it and the stock as drawn); after ``TRUMP_TRIES`` misses, the last draw."""
+    trumps = state.hands[1 - seat] & state.trump_mask
+    for _ in range(TRUMP_TRIES):
+        drawn = draw()
+        if hand_of(drawn) & state.trump_mask == trumps:
+            break
+    return drawn
+
+
 def _held(state, seat: int) -> int:
     """A seat's cards as the draws name them: in the hearts pass, as dealt (before any pass)."""
     if isinstance(state, H.HeartsState) and state.phase == H.PASS:
@@ -98,6 +116,10 @@ def _true_hands(enumerate_hands):
         state = _playing["state"]
         if not _playing["oracle"] or state is None:
             return enumerate_hands(view, limit)
+        if _playing["trumps"]:
+            hands = enumerate_hands(view, limit)
+            trumps = state.hands[1 - view["seat"]] & state.trump_mask
+            return hands and [h for h in hands if h & state.trump_mask == trumps]
         return [state.hands[1 - view["seat"]]]
     return hands
 
@@ -125,9 +147,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--full", action="store_true",
                         help="sixty-six: the stock's order too (nothing hidden)")
+    parser.add_argument("--trumps", action="store_true",
+                        help="sixty-six: only which trumps the opponent holds, the rest drawn as ever")
     args = parser.parse_args(argv)
     rules = get_rules(args.game)
     _playing["full"] = args.full
+    _playing["trumps"] = args.trumps
     _record_views(rules.state_class)
     for game, sampler in list(sampling.SAMPLERS.items()):
         sampling.SAMPLERS[game] = _true_sample(sampler)

@@ -74,3 +74,27 @@ def test_the_tree_searchs_draws_are_the_truth_for_side_a_alone(oracle, full):
             assert (stock == real_stock) if full else (C.mask_of(stock) == C.mask_of(real_stock))
         oracle._playing["oracle"] = False
         assert true_draws(view, random.Random(1))() == sixtysix_draws(view, random.Random(1))()
+
+
+def test_with_trumps_side_a_learns_his_trumps_and_nothing_else(oracle):
+    """--trumps: every draw holds exactly the opponent's real trumps; his other cards are drawn as
+    ever (they differ from the truth in some draws), and a phase 2 enumerates only such hands."""
+    true_draws = oracle._true_draws(sixtysix_draws)
+    true_sample = oracle._true_sample(sample)
+    other_cards_drawn = 0
+    for state, seat in positions("sixtysix", "kurnik", 12, seed=3):
+        view = state.view(seat)
+        real = state.hands[1 - seat]
+        oracle._playing.update(state=state, oracle=True, full=False, trumps=True)
+        draw = true_draws(view, random.Random(1))
+        for _ in range(3):
+            hand, _stock = draw()
+            assert hand & state.trump_mask == real & state.trump_mask
+            other_cards_drawn += hand != real
+        sampled = C.mask_of_codes(true_sample(view, random.Random(2))["hand"])
+        assert sampled & state.trump_mask == real & state.trump_mask
+        hands = oracle._true_hands(sixtysix_hands)(view, 12)
+        if hands is not None:
+            assert real in hands
+            assert all(h & state.trump_mask == real & state.trump_mask for h in hands)
+    assert other_cards_drawn > 0
