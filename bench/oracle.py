@@ -145,10 +145,11 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--full", action="store_true",
-                        help="sixty-six: the stock's order too (nothing hidden)")
-    parser.add_argument("--trumps", action="store_true",
-                        help="sixty-six: only which trumps the opponent holds, the rest drawn as ever")
+    known = parser.add_mutually_exclusive_group()
+    known.add_argument("--full", action="store_true",
+                       help="sixty-six: the stock's order too (nothing hidden)")
+    known.add_argument("--trumps", action="store_true",
+                       help="sixty-six: only which trumps the opponent holds, the rest drawn as ever")
     args = parser.parse_args(argv)
     rules = get_rules(args.game)
     _playing["full"] = args.full
