@@ -1,9 +1,14 @@
 """The move path on PostgreSQL, in one process: prepared statements, pipelined reads and writes,
 and the COMMIT sent with a change's last writes (games/prepared.py). The rest of the suite runs
 on SQLite, where none of that applies."""
+import os
+import socket
+import subprocess
+import sys
+
 import pytest
 
-from .test_scaled import manage_shell, scaled_env
+from .test_scaled import ROOT, manage_shell, scaled_env
 
 pytestmark = pytest.mark.scaled
 DB = "cards_pg_moves_test"
@@ -154,9 +159,24 @@ def test_a_move_inside_a_callers_transaction_is_not_committed_early(out):
 
 
 def test_a_database_host_that_stops_answering_is_given_up_on_in_seconds(out):
-    """libpq's connect_timeout (DB_CONNECT_TIMEOUT): without it a connection to a host whose
-    packets are dropped waits for the kernel's own timeout, about two minutes, holding a move."""
+    """libpq's connect_timeout (DB_CONNECT_TIMEOUT, 5 s unless set): without it a connection to a
+    host that takes the connection and never answers waits for as long as the host stays silent,
+    holding a move. Here, with 1 s, the site's own connection gives up with libpq's timeout while
+    the silent listener is still listening (the subprocess's 60 s limit is the hang's)."""
     assert out["connect_timeout"] == 5
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", SECRET_KEY="timeout-test",
+                   DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/none", DB_CONNECT_TIMEOUT="1")
+        code = ("import django; django.setup()\n"
+                "from django.db import OperationalError, connection\n"
+                "try:\n    connection.ensure_connection()\n"
+                "except OperationalError as err:\n    print(err)\n")
+        done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                              text=True, timeout=60)
+    assert "timeout expired" in done.stdout, done.stdout + done.stderr
 
 
 # A socket is counted while a move holds the table's lock, between the move's reading of the
