@@ -109,9 +109,10 @@ if DATABASE_URL:
     # move (a tenth of one in bench/live.py); Django drops a connection that failed anyway.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        # A database host that stops answering (a dead route, not a refused port) would hold a
-        # move's thread for the kernel's connect timeout, about two minutes; libpq gives up
-        # after this many seconds and the player is answered with a refusal instead.
+        # A database host that stops answering would hold a move's thread: for the kernel's
+        # connect timeout (about two minutes) on a dead route, for as long as it stays silent if
+        # it took the connection. libpq gives up after this many seconds and the player is
+        # answered with a refusal instead.
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
     if env.bool("DB_PREPARED_STATEMENTS", default=True):
