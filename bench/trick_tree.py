@@ -23,7 +23,6 @@ plays today; the arena's duplicate deals, one a match, budgets on the bots' CPU 
 from __future__ import annotations
 
 import argparse
-import math
 import random as _random
 import sys
 from pathlib import Path
@@ -32,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import arena, base, hearts_search, levels, sampling, spades_search, strong  # noqa: E402
 from games.bots import trick_solver as T  # noqa: E402
+from games.bots.ss_ismcts import Node, select  # noqa: E402  (the tree's nodes and UCB step)
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine import spades as SP  # noqa: E402
@@ -43,16 +43,6 @@ from games.engine.core import get_rules  # noqa: E402
 ROOT_EXPLORATION = 12.0
 EXPLORATION = 4.0
 SCALE = {"hearts": 1.0, "spades": 10.0}     # a game's values per hearts card point
-
-
-class Node:
-    __slots__ = ("children", "visits", "total", "available")
-
-    def __init__(self):
-        self.children: dict[int, Node] = {}
-        self.visits = 0
-        self.total = 0.0        # the sum of the playouts' values for the seat that moved here
-        self.available = 0      # iterations in which this move was legal at its parent
 
 
 def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) -> dict:
@@ -108,31 +98,13 @@ def _descend(node: Node, state, rng, play: int, scale: float) -> list[tuple[Node
     path = []
     while state.phase == play:
         mover = state.turn
-        moves = state.legal_moves(mover)
-        untried = []
-        for m in moves:
-            child = node.children.get(m)
-            if child is None:
-                untried.append(m)
-            else:
-                child.available += 1
-        if untried:
-            m = untried[rng.randrange(len(untried))]
-            child = node.children[m] = Node()
-            child.available = 1
-            state.apply_move(m, mover)
-            path.append((child, mover))
-            return path
         exploration = (EXPLORATION if path else ROOT_EXPLORATION) * scale
-        m = max(moves, key=lambda m: _ucb(node.children[m], exploration))
-        node = node.children[m]
+        m, node, added = select(node, state.legal_moves(mover), rng, exploration)
         state.apply_move(m, mover)
         path.append((node, mover))
+        if added:
+            break
     return path
-
-
-def _ucb(node: Node, exploration: float) -> float:
-    return node.total / node.visits + exploration * math.sqrt(math.log(node.available) / node.visits)
 
 
 def _hearts_playout(s, rng) -> list[float]:

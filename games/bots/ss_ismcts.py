@@ -86,27 +86,33 @@ def _descend(node: Node, state, rng) -> list[tuple[Node, int]]:
     path = []
     while not state.over:
         mover = state.to_act()
-        moves = searched_moves(state, mover)
-        untried = []
-        for m in moves:
-            child = node.children.get(m)
-            if child is None:
-                untried.append(m)
-            else:
-                child.available += 1
-        if untried:
-            m = untried[rng.randrange(len(untried))]
-            child = node.children[m] = Node()
-            child.available = 1
-            state.apply_move(m, mover)
-            path.append((child, mover))
-            return path
         exploration = EXPLORATION if path else ROOT_EXPLORATION
-        m = max(moves, key=lambda m: _ucb(node.children[m], exploration))
-        node = node.children[m]
+        m, node, added = select(node, searched_moves(state, mover), rng, exploration)
         state.apply_move(m, mover)
         path.append((node, mover))
+        if added:
+            break
     return path
+
+
+def select(node: Node, moves: list[int], rng, exploration: float) -> tuple[int, Node, bool]:
+    """The move to take from ``node`` among ``moves`` (those legal in this iteration's draw, each
+    counted available): one not yet in the tree, at random, added (then ``True``), else the best
+    by UCB. Returns the move, its node and whether it was added."""
+    untried = []
+    for m in moves:
+        child = node.children.get(m)
+        if child is None:
+            untried.append(m)
+        else:
+            child.available += 1
+    if untried:
+        m = untried[rng.randrange(len(untried))]
+        child = node.children[m] = Node()
+        child.available = 1
+        return m, child, True
+    m = max(moves, key=lambda m: _ucb(node.children[m], exploration))
+    return m, node.children[m], False
 
 
 def _ucb(node: Node, exploration: float) -> float:
