@@ -150,7 +150,10 @@ class Procs:
         self.env, self.procs = env, {}
 
     def start(self, name, *args):
-        log = open(artifact(f"scaled-{name}.log"), "w")
+        # Named by the test too: tests start processes of the same names, and a failed test's logs
+        # must outlive the next test's.
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].split(" ")[0]
+        log = open(artifact(f"scaled-{test + '-' if test else ''}{name}.log"), "w")
         self.procs[name] = subprocess.Popen([str(a) for a in args], cwd=ROOT, env=self.env,
                                             stdout=log, stderr=subprocess.STDOUT)
 
