@@ -55,7 +55,7 @@ def _true_sample(sampler):
                               for s, hand in drawn["hands"].items()}}
         if _playing["trumps"]:
             return _with_his_trumps(lambda: sampler(view, rng), lambda d: C.mask_of_codes(d["hand"]),
-                                    state, view["seat"])
+                                    state, view["seat"], first=drawn)
         unseen = [C.INDEX[c] for c in drawn["hand"] + drawn["stock"]]
         hand, stock = _sixtysix_truth(state, view["seat"], unseen, len(drawn["stock"]), rng)
         return {"hand": C.codes_of(hand), "stock": [C.CODES[c] for c in stock]}
@@ -93,14 +93,16 @@ def _sixtysix_truth(state, seat: int, unseen: list[int], stock_size: int, rng):
     return hand, tuple(stock)
 
 
-def _with_his_trumps(draw, hand_of, state, seat: int):
+def _with_his_trumps(draw, hand_of, state, seat: int, first=None):
     """``--trumps``: the first of the draws whose opponent's hand holds exactly his real trumps
-    (the rest of it and the stock as drawn); after ``TRUMP_TRIES`` misses, the last draw."""
+    (the rest of it and the stock as drawn), beginning with ``first`` if one was drawn already;
+    after ``TRUMP_TRIES`` misses, the last draw."""
     trumps = state.hands[1 - seat] & state.trump_mask
-    for _ in range(TRUMP_TRIES):
-        drawn = draw()
+    drawn = draw() if first is None else first
+    for _ in range(TRUMP_TRIES - 1):
         if hand_of(drawn) & state.trump_mask == trumps:
             break
+        drawn = draw()
     return drawn
 
 

@@ -394,14 +394,9 @@ def _log_deal(args) -> list[dict]:
 
 def decision_of(view: dict, card: str) -> dict:
     """The model's inputs for one decision of ``view``'s seat: masks and card indices."""
-    played = 0
-    for t in view["tricks"]:
-        played |= C.mask_of_codes(p["card"] for p in t["cards"])
     lead = C.INDEX[view["trick"][0]["card"]] if view["trick"] else -1
-    if lead >= 0:
-        played |= 1 << lead
     return {"hand": C.mask_of_codes(view["hand"]), "card": C.INDEX[card], "lead": lead,
-            "trump": C.SUITS.index(view["trump_suit"]), "played": played}
+            "trump": C.SUITS.index(view["trump_suit"]), "played": sampling._played(view)}
 
 
 def fit(rows: list[dict], epochs: int = 1500, rate: float = 3.0, l2: float = 1e-3) -> list[float]:
