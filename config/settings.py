@@ -215,6 +215,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-dead-sockets": {"task": "games.tasks.sweep_sockets",
                            "schedule": env.float("PRESENCE_SWEEP_SECONDS", default=5.0)},
 }
+if REDIS_URL:
+    # Tells the sockets of a table whose committed change was never published (games/republish.py).
+    CELERY_BEAT_SCHEDULE["republish-lost-updates"] = {
+        "task": "games.tasks.republish", "schedule": env.float("REPUBLISH_SECONDS", default=1.0)}
 # Post-match analyses run on their own queue, so bot moves never wait behind one (Procfile: its own
 # worker; embedded mode: its own worker thread that gives way to table work, analysis/throttle.py).
 CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"},
@@ -243,6 +247,10 @@ GAMES_FAIR_SEED_WAIT_MS = env.int("FAIR_SEED_WAIT_MS", default=1500)
 # clocks) are found by the sweeper every SWEEP_SECONDS.
 GAMES_TASK_HORIZON_SECONDS = env.float("TASK_HORIZON_SECONDS", default=20.0)
 GAMES_SWEEP_GRACE_SECONDS = env.float("SWEEP_GRACE_SECONDS", default=2.0)   # how late before the sweeper steps in
+# A stored version not published this many seconds after its commit was lost on its way (a process
+# killed between the two); the republisher looks back this far for them (games/republish.py).
+GAMES_REPUBLISH_QUIET_SECONDS = env.float("REPUBLISH_QUIET_SECONDS", default=2.0)
+GAMES_REPUBLISH_WINDOW_SECONDS = env.float("REPUBLISH_WINDOW_SECONDS", default=600.0)
 # A player whose last socket closed mid-match may come back within this many seconds; after it his
 # opponent may claim the win (2 players) or a bot takes his seat (4 players). games/clocks.py
 GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)

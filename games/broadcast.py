@@ -72,14 +72,28 @@ def deliver(messages: list[Message]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = home_or_process_loop(layer)
+    if loop is not None:
+        run_on(loop, send(layer, messages))
+    else:
+        async_to_sync(send)(layer, messages)
+
+
+def home_or_process_loop(layer) -> asyncio.AbstractEventLoop | None:
+    """The running loop, other than the caller's own, where ``layer`` is to be used from this
+    thread; None: use it through ``async_to_sync``."""
     loop = _home_loop
     if loop is None and getattr(layer, "keeps_connections_per_loop", False):
         loop = _process_loop()
     if loop is not None and loop.is_running() and not _on_loop(loop):
-        # Bounded wait: a broadcast must never hold a worker forever.
-        asyncio.run_coroutine_threadsafe(send(layer, messages), loop).result(timeout=10)
-    else:
-        async_to_sync(send)(layer, messages)
+        return loop
+    return None
+
+
+def run_on(loop: asyncio.AbstractEventLoop, coroutine):
+    """Run ``coroutine`` on ``loop`` from another thread and return its result. Bounded wait: a
+    broadcast must never hold a worker forever."""
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
 
 
 async def send(layer, messages: list[Message]) -> None:

@@ -22,7 +22,7 @@ from . import (broadcast, hints, language, loading, messages, outages, presence,
                socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
-from .hub import TableHub
+from .hub import BEHIND, TableHub
 from .models import Table
 from .ordering import UpdateOrder
 from .outbox import Outbox
@@ -373,6 +373,8 @@ class TableConsumer(ThinConsumer):
             await self._resync(kind="update", events=event.get("events"))
         elif kind == "table.lost":
             await self._lost()
+        elif kind == BEHIND:
+            await self._behind(event["version"])
         else:
             log.warning("table %s: the hub pushed a %r message", self.table_id, kind)
 
@@ -398,6 +400,15 @@ class TableConsumer(ThinConsumer):
             return
         for text in order.admit(version, event["text"]):
             await self.send(text_data=text)
+
+    async def _behind(self, version: int):
+        """The table stored ``version`` and its publication was lost (games/republish.py): a
+        socket shown less starts again from a fresh snapshot. One not shown anything yet is about
+        to read its first."""
+        shown = self.order.version
+        if shown is not None and shown < version:
+            log.warning("table %s: version %s was never sent; resending a snapshot", self.table_id, version)
+            await self._resync()
 
     async def _lost(self):
         """This process's Redis subscriptions were renewed (games/layers.py): what was published

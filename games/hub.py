@@ -17,8 +17,8 @@ second that per-socket machinery, not the game, was most of a web process's CPU
   the socket against its own seat at the moment it passes it on.
 
 A socket's updates stay in order and a lost one is still noticed (games/ordering.py);
-after Redis comes back (games/layers.py ``_Resubscribed``) the hub tells each socket of the
-table to resync.
+after Redis comes back (games/layers.py ``_Resubscribed``), or when a committed change was never
+published (games/republish.py), the hub tells each socket of the table to resync.
 """
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ from .addresses import Message, ToSeat
 
 log = logging.getLogger(__name__)
 
-EACH = "table.each"      # a bundle: {"type", "table", "to": [[seat, payload], ...]}
+EACH = "table.each"      # a bundle: {"type", "table", "version", "to": [[seat, payload], ...]}
+BEHIND = "table.behind"  # {"type", "table", "version"}: the table stored a version its sockets were not sent
 
 
 class Socket(Protocol):
@@ -62,6 +63,9 @@ def bundle(messages: list[Message]) -> list[tuple[str, dict]]:
             found = bundles[address.table] = {"type": EACH, "table": address.table, "to": []}
             out.append((table_group(address.table), found))
         found["to"].append([address.seat, payload])
+        version = payload.get("version")
+        if type(version) is int and version > found.get("version", -1):
+            found["version"] = version      # recorded by the scaled layer (games/republish.py)
     return out
 
 
@@ -141,6 +145,11 @@ class TableHub:
                     continue
                 for socket in list(seats.get(seat, ())):
                     socket.push(payload)
+        elif kind == BEHIND:
+            # A committed version never published (games/republish.py): each socket shown less resyncs.
+            for sockets in list(self.tables.get(message["table"], {}).values()):
+                for socket in list(sockets):
+                    socket.push({"type": BEHIND, "version": message["version"]})
         elif kind == "table.lost":
             # The layer's subscriptions were renewed (games/layers.py): every socket of the table.
             for sockets in list(self.tables.get(_table_of(message.get("group", "")), {}).values()):

@@ -89,13 +89,46 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
         _skip_push_logging(shard)
 
     async def group_send_many(self, messages):
+        """Publish a batch; each table version it carries is recorded after its PUBLISH, in the
+        same pipeline (``published_versions``)."""
         layer = self._get_layer()
         by_shard: dict = {}
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
-            by_shard.setdefault(layer._get_shard(channel), []).append((channel, self.serialize(message)))
+            items = by_shard.setdefault(layer._get_shard(channel), [])
+            items.append((channel, self.serialize(message), self._published_key(layer, message)))
         for shard, items in by_shard.items():
             await _Publisher.of(shard).publish(items)
+
+    # A table's highest published version, as the layer saw it go out (games/republish.py reads
+    # it to find a committed change nobody was told of). Kept a while past the republisher's
+    # window, then left to expire.
+    PUBLISHED_SECONDS = 3600
+
+    @staticmethod
+    def _published_key(layer, message: dict) -> tuple[str, int] | None:
+        """The record to keep for a message that tells a table's version (games/hub.py's bundle
+        of a commit's updates, games/republish.py's notice): (key, version)."""
+        table, version = message.get("table"), message.get("version")
+        if type(table) is int and type(version) is int:
+            return f"{layer.prefix}__published__{table}", version
+        return None
+
+    async def published_versions(self, table_ids: list[int]) -> dict[int, int]:
+        """The highest version published of each table that has a record (none: nothing was
+        published for it within ``PUBLISHED_SECONDS``)."""
+        from .hub import table_group
+        layer = self._get_layer()
+        by_shard: dict = {}
+        for table_id in table_ids:
+            shard = layer._get_shard(layer._get_group_channel_name(table_group(table_id)))
+            by_shard.setdefault(shard, []).append(table_id)
+        found: dict[int, int] = {}
+        for shard, ids in by_shard.items():
+            shard._ensure_redis()
+            values = await shard._redis.mget([f"{layer.prefix}__published__{i}" for i in ids])
+            found.update((i, int(v)) for i, v in zip(ids, values) if v is not None)
+        return found
 
 
 async def _as_is(response):
@@ -124,7 +157,7 @@ class _Publisher:
 
     def __init__(self, shard):
         self.shard = shard
-        self.pending: list[tuple[str, bytes]] = []
+        self.pending: list[tuple[str, bytes, tuple[str, int] | None]] = []
         self.waiters: list[asyncio.Future] = []
         self.writer: asyncio.Task | None = None
 
@@ -135,7 +168,8 @@ class _Publisher:
             publisher = shard._games_publisher = cls(shard)
         return publisher
 
-    async def publish(self, items: list[tuple[str, bytes]]) -> None:
+    async def publish(self, items: list[tuple[str, bytes, tuple[str, int] | None]]) -> None:
+        """``items``: (channel, data, the version record to keep once it is published, if any)."""
         done = asyncio.get_running_loop().create_future()
         self.pending.extend(items)
         self.waiters.append(done)
@@ -160,8 +194,9 @@ class _Publisher:
 
     ATTEMPTS = 3
 
-    async def _send(self, items: list[tuple[str, bytes]]) -> None:
-        """One pipeline of PUBLISH commands. A connection the pool kept from before Redis went
+    async def _send(self, items: list[tuple[str, bytes, tuple[str, int] | None]]) -> None:
+        """One pipeline of PUBLISH commands, each version record after its PUBLISH: a record never
+        claims a message Redis did not take. A connection the pool kept from before Redis went
         away fails on its first use, after the subscribers have already renewed their
         subscriptions and resynced (_Resubscribed): what it carried would be lost for good. redis-py
         drops a connection that failed, so the next attempt connects afresh. (Were the commands
@@ -170,13 +205,23 @@ class _Publisher:
             try:
                 self.shard._ensure_redis()
                 async with self.shard._redis.pipeline(transaction=False) as pipe:
-                    for channel, data in items:
+                    for channel, data, published in items:
                         pipe.publish(channel, data)
+                        if published is not None:
+                            key, version = published
+                            pipe.eval(_KEEP_HIGHEST, 1, key, version, ScaledChannelLayer.PUBLISHED_SECONDS)
                     await pipe.execute()
                 return
             except (RedisConnectionError, RedisTimeoutError):
                 if attempt == self.ATTEMPTS:
                     raise
+
+
+# Publishers in several processes may record a table's versions out of order: the highest stays.
+_KEEP_HIGHEST = """
+local known = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if tonumber(ARGV[1]) > known then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+"""
 
 
 class _Resubscribed:

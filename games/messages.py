@@ -206,8 +206,8 @@ def commit_messages(live: Live, events: list[dict], now: datetime, *, resync: bo
     audience = listeners(live)
     t = live.table
     if resync:
-        return [(ToSeat(t.pk, s), {"type": "table.resync", "event": events[-1], "events": events})
-                for s in audience]
+        return [(ToSeat(t.pk, s), {"type": "table.resync", "version": t.version, "event": events[-1],
+                                   "events": events}) for s in audience]
     if not audience:
         return []
     table = table_json(live, now)

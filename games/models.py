@@ -45,7 +45,8 @@ class Table(models.Model):
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     next_deal_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    # Indexed: the republisher looks every second for the tables changed lately (games/republish.py).
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
     # Open spectator sockets (as Seat.connections counts a seat's; both recounted from the
     # TableSocket records, games/presence.py): a change is sent only to the groups someone listens to.
     spectators = models.IntegerField(default=0, db_default=0)

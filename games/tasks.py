@@ -3,7 +3,8 @@
 One task, ``advance_table(table_id, version)``, scheduled by the writers on commit at the table's
 ``due_at`` (games/scheduling.py). It is idempotent against the version: run twice, late, or after
 a player acted, it does nothing. ``sweep`` (beat) catches tables whose task was lost (a worker
-killed, a broker restart) and players' clock deadlines, which get no task of their own.
+killed, a broker restart) and players' clock deadlines, which get no task of their own;
+``republish`` (beat, scaled mode) changes committed and never published (games/republish.py).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import liveness, scheduling, services, showcase as house_tables
+from . import liveness, republish as lost_updates, scheduling, services, showcase as house_tables
 from .models import Table
 
 Status = Table.Status
@@ -63,3 +64,9 @@ def sweep_sockets() -> int:
     """Remove the socket records of web processes that stopped beating (games/liveness.py): their
     players turn away and the leaver rules apply."""
     return liveness.sweep()
+
+
+@shared_task(name="games.tasks.republish")
+def republish() -> int:
+    """Tell the sockets of tables whose committed change was never published (games/republish.py)."""
+    return lost_updates.sweep()

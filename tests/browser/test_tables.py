@@ -55,11 +55,17 @@ def step(page, game):
     if page.locator(".result-panel[data-kind=deal]").count():
         return "result" if click(page, "[data-action=close-result]") else None
     if game == "hearts" and page.locator("[data-action=pass]").count():
-        cards = page.locator("#hand button.card.legal")
-        if cards.count() < 3:
+        # Picked by name, each click bounded: a card the page makes unplayable for a moment (an
+        # update re-rendering the hand, the felt still showing a trick) is tried again at the next
+        # step, and the cards already picked stay picked (a second click would put one back).
+        picked = page.evaluate("window.tableClient.state.selected.length")
+        free = page.eval_on_selector_all("#hand button.card.legal:not(.selected)",
+                                         "els => els.map(e => e.dataset.card)")
+        if picked + len(free) < 3:
             return None
-        for k in range(3):
-            cards.nth(k).click()
+        for code in free[:3 - picked]:
+            if not click(page, f'#hand button.card.legal[data-card="{code}"]:not(.selected)'):
+                return None
         return "pass" if click(page, "[data-action=pass]:not([disabled])") else None
     if page.locator("[data-action=blind-decline]").count():
         return "blind" if click(page, "[data-action=blind-decline]") else None
@@ -96,7 +102,17 @@ def play_until(page, game, done_selector, timeout=90, max_steps=None):
         else:
             time.sleep(0.05)
     raise AssertionError(f"{done_selector} did not appear; steps so far: {done}; "
-                         f"page errors: {getattr(page, 'js_errors', [])}")
+                         f"page errors: {getattr(page, 'js_errors', [])}; the page: {page_state(page)}")
+
+
+def page_state(page) -> str:
+    """What a stuck journey's page shows: its state, prompt and hand, for the failure's message."""
+    return page.evaluate("""() => { const s = window.tableClient.state, v = s.view || {};
+        return JSON.stringify({version: s.version, busy: s.busy, presenting: window.tableClient.presenting(),
+            phase: v.phase, to_act: v.to_act, legal: (v.legal || []).length, selected: s.selected,
+            prompt: document.querySelector("#prompt") && document.querySelector("#prompt").innerText,
+            hand: Array.from(document.querySelectorAll("#hand button.card")).map(
+                c => [c.dataset.card, c.className, c.disabled, c.getAttribute("aria-disabled")])}); }""")
 
 
 def wait_my_turn(page):

@@ -224,6 +224,36 @@ async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_o
         await s.comm.disconnect()
 
 
+async def test_a_version_stored_and_never_published_is_resent_to_the_sockets_shown_less(make_user, task_queue):
+    """A process killed between a move's commit and its publication (games/republish.py tells
+    the table's sockets)."""
+    from channels.layers import get_channel_layer
+    from games import broadcast, hub
+    table, mover, other, watcher = await two_player_game(make_user, task_queue)
+    user = await db(lambda: Table.objects.get(pk=table.pk).seats.get(index=mover.seat).user)()
+    action = mover.last["view"]["legal"][0]
+
+    def move_never_published():
+        with broadcast.collecting():            # committed; its messages go nowhere
+            services.act(table.pk, user, mover.version, action)
+
+    await db(move_never_published)()
+    stored = await version_of(table.pk)
+    assert stored == mover.version + 1
+    for s in (mover, other, watcher):
+        assert await s.comm.receive_nothing(timeout=0.05)
+    notice = {"type": hub.BEHIND, "table": table.pk, "version": stored}
+    await broadcast.send(get_channel_layer(), [(hub.table_group(table.pk), notice)])
+    for s in (mover, other, watcher):
+        again = await s.recv()
+        assert again["type"] == "snapshot" and again["version"] == stored
+    await broadcast.send(get_channel_layer(), [(hub.table_group(table.pk), notice)])
+    for s in (mover, other, watcher):
+        assert await s.comm.receive_nothing(timeout=0.05)   # shown already: nothing more
+    for s in (mover, other, watcher):
+        await s.comm.disconnect()
+
+
 async def test_it_relays_chat_to_players_and_spectators(make_user, task_queue):
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
     msg = await mover.request({"type": "chat", "text": "gl hf"})

@@ -6,7 +6,7 @@ import pytest
 
 from games import broadcast
 from games.addresses import ToSeat
-from games.hub import TableHub, bundle
+from games.hub import BEHIND, TableHub, bundle
 from games.layers import EmbeddedChannelLayer, ScaledChannelLayer
 from tests.services import require_redis
 
@@ -36,10 +36,29 @@ async def test_a_commits_messages_to_a_tables_seats_become_one_message_in_the_pl
             ("table.3.seat.1", m(5)), ("tournament.2", {"type": "t"})]
     assert bundle(sent) == [
         ("lobby.hearts", {"type": "lobby.send"}),
-        ("table.3", {"type": "table.each", "table": 3, "to": [[1, m(1)], [None, m(2)], [1, m(4)]]}),
+        # Each says the highest version it carries: the scaled layer records it (games/republish.py).
+        ("table.3", {"type": "table.each", "table": 3, "version": 4, "to": [[1, m(1)], [None, m(2)], [1, m(4)]]}),
         ("user.9", {"type": "u"}),
-        ("table.4", {"type": "table.each", "table": 4, "to": [[0, m(3)]]}),
+        ("table.4", {"type": "table.each", "table": 4, "version": 3, "to": [[0, m(3)]]}),
         ("table.3.seat.1", m(5)), ("tournament.2", {"type": "t"})]     # a group's name is never read
+
+
+async def test_a_bundle_of_chat_alone_says_no_version():
+    chat = {"type": "table.send", "text": "hi"}
+    assert bundle([(ToSeat(3, 0), chat)]) == [("table.3", {"type": "table.each", "table": 3, "to": [[0, chat]]})]
+
+
+async def test_a_notice_of_a_version_never_published_reaches_every_socket_of_its_table_only():
+    layer = EmbeddedChannelLayer()
+    hub = TableHub.of(layer)
+    north, watcher, elsewhere = Recorder(), Recorder(), Recorder()
+    await hub.join(1, 0, north)
+    await hub.join(1, None, watcher)
+    await hub.join(2, 0, elsewhere)
+    await broadcast.send(layer, [("table.1", {"type": BEHIND, "table": 1, "version": 7})])
+    assert await north.next() == [{"type": BEHIND, "version": 7}]
+    assert await watcher.next() == [{"type": BEHIND, "version": 7}]
+    assert elsewhere.got.empty()
 
 
 async def test_each_socket_gets_its_own_seats_payloads_in_order_and_nobody_elses():

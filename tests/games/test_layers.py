@@ -54,6 +54,32 @@ async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
         await layer.flush()
 
 
+async def test_the_scaled_layer_records_each_tables_highest_published_version():
+    """games/republish.py compares the record with the stored version: publishers in several
+    processes may publish a table's versions out of order, and only messages telling a table's
+    version are recorded."""
+    from tests.services import require_redis
+    from games.layers import ScaledChannelLayer
+    require_redis()
+    layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-published")
+    try:
+        seat = await layer.new_channel()
+        await layer.group_add("table.11", seat)
+        await layer.group_send_many([("table.11", {"type": "table.each", "table": 11, "version": 5, "to": []})])
+        await layer.group_send_many([("table.11", {"type": "table.each", "table": 11, "version": 4, "to": []}),
+                                     ("table.12", {"type": "table.each", "table": 12, "to": []}),
+                                     ("lobby.hearts", {"type": "lobby.send", "version": 9})])
+        await layer.group_send_many([("table.13", {"type": "table.behind", "table": 13, "version": 2})])
+        assert await layer.published_versions([11, 12, 13, 14]) == {11: 5, 13: 2}
+        assert [(await layer.receive(seat))["version"] for _ in range(2)] == [5, 4]   # both were sent
+    finally:
+        await layer.flush()
+        import redis.asyncio as aioredis
+        client = aioredis.Redis(host="127.0.0.1", port=6379, db=8)
+        await client.delete(*[f"test-published__published__{i}" for i in (11, 13)])
+        await client.aclose()
+
+
 async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_order():
     """A burst of commits larger than the connection pool: none fails, and the process's
     publishes reach Redis in the order they were committed."""
