@@ -259,6 +259,9 @@ GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 # are away at most expiry + sweep (+ one beat) after a kill -9 (games/liveness.py).
 # A full garbage collection this often in each web process (games/collector.py; 0: never).
 GC_FULL_SECONDS = env.float("GC_FULL_SECONDS", default=60.0)
+# A web process whose event loop has not come round for this long writes every thread's stack to
+# its log, once per stall (games/loop_watch.py; 0: not watched).
+LOOP_STALL_SECONDS = env.float("LOOP_STALL_SECONDS", default=10.0)
 GAMES_PROCESS_HEARTBEAT_SECONDS = env.float("PROCESS_HEARTBEAT_SECONDS", default=5.0)
 GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
 # A web process told to stop (SIGTERM) closes its sockets with 4503 (reconnect) and keeps their records this

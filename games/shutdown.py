@@ -30,7 +30,7 @@ import threading
 
 from django.conf import settings
 
-from . import collector, liveness
+from . import collector, liveness, loop_watch
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ def _start() -> None:
         liveness.HEART.keep_beating(when_swept=_reconnect_all)
         _install()
         collector.COLLECTOR.keep_collecting()
+        loop_watch.LOOP_WATCH.keep_watching()
 
 
 async def _reconnect_all() -> None:

@@ -8,15 +8,17 @@ Other data (a user the register form would refuse) comes from ``server.shell(cod
 ``manage.py shell -c code`` against the server's database and returns the output's last line.
 """
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from tests.embedded import embedded_site
-from tests.services import require
+from tests.services import per_worker, require
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
+SERVER_LOGS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -48,7 +50,13 @@ def server(tmp_path_factory):
                              "main(os.environ['SCENARIO_SPEC'])", {"SCENARIO_SPEC": json.dumps(spec)})
             return json.loads(out)["table_id"]
 
-        yield SimpleNamespace(url=site.url, state=state, scenario=scenario, log=site.log, shell=site.shell)
+        try:
+            yield SimpleNamespace(url=site.url, state=state, scenario=scenario, log=site.log, shell=site.shell)
+        finally:
+            # Kept where a failed run's other logs are: a stalled loop writes its stacks here
+            # (games/loop_watch.py).
+            SERVER_LOGS.mkdir(exist_ok=True)
+            shutil.copy(site.log, SERVER_LOGS / per_worker("browser-server.log"))
 
 
 @pytest.fixture(scope="session")
