@@ -111,7 +111,7 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
         of a commit's updates, games/republish.py's notice): (key, version)."""
         table, version = message.get("table"), message.get("version")
         if type(table) is int and type(version) is int:
-            return f"{layer.prefix}__published__{table}", version
+            return _published_name(layer, table), version
         return None
 
     async def published_versions(self, table_ids: list[int]) -> dict[int, int]:
@@ -126,9 +126,13 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
         found: dict[int, int] = {}
         for shard, ids in by_shard.items():
             shard._ensure_redis()
-            values = await shard._redis.mget([f"{layer.prefix}__published__{i}" for i in ids])
+            values = await shard._redis.mget([_published_name(layer, i) for i in ids])
             found.update((i, int(v)) for i, v in zip(ids, values) if v is not None)
         return found
+
+
+def _published_name(layer, table_id: int) -> str:
+    return f"{layer.prefix}__published__{table_id}"
 
 
 async def _as_is(response):
