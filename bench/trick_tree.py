@@ -72,23 +72,10 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
 
 
 def hand_draws(view: dict, rng):
-    """A function drawing the other seats' hands (``{seat: mask}``) in the play as
-    ``sampling.sample_hearts`` and ``sample_spades`` do, the view read once."""
-    seat = view["seat"]
-    hearts = view["game"] == "hearts"
-    others = [s for s in range(4) if s != seat]
-    mine = C.mask_of_codes(view["hand"])
-    passed = C.mask_of_codes(view.get("passed") or []) if hearts else 0
-    played = sampling._played(view)
-    pool = [c for c in range(52) if not (mine | passed | played) >> c & 1]
-    capacity = {s: view["hand_sizes"][s] for s in others}
-    allowed = sampling._trick_voids(view, spades_game=not hearts)
-    fixed: dict[int, int] = {}
-    offset = {"left": 1, "right": 3, "across": 2}.get(view.get("pass_direction"), 0)
-    if hearts and offset and passed:
-        fixed[(seat + offset) % 4] = passed & ~played
-        pool += [c for c in range(52) if (passed & ~played) >> c & 1]
-    allowed = {s: allowed[s] for s in others}
+    """A function drawing the other seats' hands (``{seat: mask}``) as ``sampling.sample_hearts``
+    and ``sample_spades`` do, the view read once."""
+    constraints = sampling.hearts_constraints if view["game"] == "hearts" else sampling.spades_constraints
+    pool, capacity, allowed, fixed = constraints(view)
     return lambda: sampling.deal_constrained(pool, capacity, allowed, rng, fixed)
 
 

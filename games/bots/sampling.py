@@ -98,7 +98,9 @@ def _played(view: dict) -> int:
     return m | _mask(p["card"] for p in view["trick"])
 
 
-def sample_hearts(view: dict, rng) -> dict:
+def hearts_constraints(view: dict) -> tuple[list[int], dict[int, int], dict[int, int], dict[int, int]]:
+    """``deal_constrained``'s pool, capacities, allowed suits and fixed cards for the other hearts
+    hands: in the play, the cards this seat passed are fixed in the hand they went to."""
     seat = view["seat"]
     others = [s for s in range(4) if s != seat]
     mine = _mask(view["hand"])
@@ -116,11 +118,11 @@ def sample_hearts(view: dict, rng) -> dict:
         if offset and passed:
             fixed[(seat + offset) % 4] = passed & ~played
             pool += [c for c in range(52) if (passed & ~played) >> c & 1]
-    hands = deal_constrained(pool, capacity, allowed, rng, fixed)
-    return {"hands": {s: C.codes_of(hands[s]) for s in others}}
+    return pool, capacity, allowed, fixed
 
 
-def sample_spades(view: dict, rng) -> dict:
+def spades_constraints(view: dict) -> tuple[list[int], dict[int, int], dict[int, int], dict[int, int]]:
+    """The same for spades: the other hands, and this seat's own while it bids blind."""
     seat = view["seat"]
     hidden_self = not view["hand"] and view["hand_sizes"][seat] > 0
     seats = [s for s in range(4) if s != seat or hidden_self]
@@ -129,8 +131,19 @@ def sample_spades(view: dict, rng) -> dict:
     pool = [c for c in range(52) if not (mine | played) >> c & 1]
     capacity = {s: view["hand_sizes"][s] for s in seats}
     allowed = _trick_voids(view, spades_game=True)
-    hands = deal_constrained(pool, capacity, {s: allowed[s] for s in seats}, rng)
-    return {"hands": {s: C.codes_of(hands[s]) for s in seats}}
+    return pool, capacity, {s: allowed[s] for s in seats}, {}
+
+
+def sample_hearts(view: dict, rng) -> dict:
+    pool, capacity, allowed, fixed = hearts_constraints(view)
+    hands = deal_constrained(pool, capacity, allowed, rng, fixed)
+    return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
+
+
+def sample_spades(view: dict, rng) -> dict:
+    pool, capacity, allowed, fixed = spades_constraints(view)
+    hands = deal_constrained(pool, capacity, allowed, rng, fixed)
+    return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
 
 
 def sixtysix_knowledge(view: dict) -> dict:
