@@ -69,13 +69,21 @@ def browser(server):
 
 
 @pytest.fixture
-def new_page(browser):
+def new_page(browser, request):
     """``new_page(width=1280, height=860, locale=None)``: a page in a fresh context (own cookies);
-    a locale such as "de-AT" is the browser's language (its Accept-Language)."""
+    a locale such as "de-AT" is the browser's language (its Accept-Language).
+
+    Its browser asks for reduced motion unless the test is marked ``motion``: the table then shows
+    each change at once (static/js/table/fx.js), as it does for a player who asks for it. A moving
+    table holds each finished trick for over a second and draws every flight in software; that was
+    half of a browser journey's time and of chromium's CPU (a hearts deal: 37 s and 17 CPU-s with
+    motion, 17 s and 8 with reduced motion, 2026-11-29). The tests of how the table moves, and one
+    whole match, are marked ``motion`` and move as a player's page does."""
     contexts = []
+    motion = "no-preference" if request.node.get_closest_marker("motion") else "reduce"
 
     def make(width: int = 1280, height: int = 860, locale: str | None = None):
-        ctx = browser.new_context(viewport={"width": width, "height": height},
+        ctx = browser.new_context(viewport={"width": width, "height": height}, reduced_motion=motion,
                                   **({"locale": locale} if locale else {}))
         ctx.set_default_timeout(15000)
         contexts.append(ctx)

@@ -7,7 +7,8 @@ import pytest
 from tests.browser.scenarios import santase_worked_example
 from tests.browser.test_tables import create_table, play_until, register, wait_my_turn
 
-pytestmark = pytest.mark.browser
+# How the table moves is what these tests are about: its pages move (tests/browser/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.motion]
 
 # The index in the hand of a card with exactly one way to play it (a marriage card asks how).
 SINGLE_PLAY_INDEX = """() => {

@@ -65,6 +65,7 @@ WATCH_THE_PROMPT = """() => {
 }"""
 
 
+@pytest.mark.motion            # a held trick, its sweep, then the prompt
 def test_the_turn_is_asked_only_with_the_trick_it_is_about(server, new_page):
     page = new_page()
     me = register(page, server, prefix="tr")

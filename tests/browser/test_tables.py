@@ -136,6 +136,7 @@ def dom_cards(page):
     return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
 
 
+@pytest.mark.motion            # one whole match as a player's page shows it: tricks held, swept
 def test_it_plays_a_sixty_six_match_to_its_end_against_a_bot(server, new_page, artifacts):
     """Deal after deal to the match's end, from 5:5 (one to three deals; a match from 0:0 took a
     minute of the suite to show the same). The basic bot, not the random one: a random bot may
