@@ -1,14 +1,11 @@
 """Browser journey: finish a rated match against a bot, see the rating change on the profile, open
 the replay of a deal and step through it card by card."""
 import re
-import subprocess
-import sys
 import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PWTimeout
 
-from tests.embedded import ROOT
 from .test_tables import register
 
 pytestmark = pytest.mark.browser
@@ -26,15 +23,8 @@ Table.objects.filter(pk={table_id}).update(due_at=timezone.now() - timedelta(sec
 
 
 def run_django(server, script):
-    """Run a snippet against the server's database (the same environment as server.state)."""
-    import os
-    env = dict(os.environ)
-    for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
-        env.pop(key, None)
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(server.log.parent / "db.sqlite3"),
-                "EMBEDDED_WORKER": "0", "LOG_LEVEL": "WARNING"})
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
-                   capture_output=True, text=True)
+    """Run a snippet against the server's database, in its shell."""
+    server.shell(script + "\nprint('done')")
 
 
 def my_turn_after_the_first_deal(page, timeout=20):

@@ -2,15 +2,11 @@
 page, and the page follows the rounds live (no reload) to the final ranking. The two registered
 players never open their tables, so they lose by the clocks; two bot entrants play."""
 import json
-import os
-import subprocess
-import sys
 import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.embedded import ROOT
 from .test_tables import PASSWORD, register
 
 pytestmark = pytest.mark.browser
@@ -45,13 +41,8 @@ print({tid})
 
 
 def shell(server, code):
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", EMBEDDED_WORKER="0", DEBUG="1",
-               SQLITE_PATH=str(server.log.parent / "db.sqlite3"), LOG_LEVEL="WARNING")
-    for key in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
-        env.pop(key, None)
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
-                         check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """The JSON a block of code prints, run against the site's database by its shell."""
+    return json.loads(server.shell(code))
 
 
 def test_it_runs_a_tournament_an_admin_created_while_the_page_follows_it(server, new_page, artifacts):
