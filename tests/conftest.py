@@ -139,44 +139,25 @@ def _kind_of_directory(item) -> str | None:
     return KIND_BY_DIRECTORY.get(parts[0]) if len(parts) > 1 else None
 
 
-# Worker-seconds of the longest units (modules) in a whole run, by path under tests/ (measured with
-# `--junitxml` on 2026-11-29, browser tests with reduced motion): within their kind the units are
-# handed out longest first, so the last ones to start are short and the workers end together.
-# Alphabetical order started the arenas' 54 s module near the end of `make test-fast` (its last
-# minute was that module alone) and ended a browser worker with the pages' 128 s while the others
-# waited. A module not listed counts as short; a wrong figure costs balance, never a result.
-UNIT_COST = {
-    # the inner loop's (and the whole run's) longest
-    "tournaments/formats/test_arena": 54, "games/test_consumers": 24, "games/test_presence_property": 13,
-    "games/test_socket_guard": 11, "test_architecture": 11, "test_production": 10, "analysis/test_analyse": 9,
-    "games/test_bot_thinking": 8, "games/engine/test_hearts_properties": 8, "tournaments/test_services": 7,
-    "games/test_reasons": 7, "tournaments/formats/test_duplicate": 6, "accounts/test_limits": 6,
-    "games/test_services": 6, "ratings/test_queries": 6,
-    # sites served in a subprocess (e2e)
-    "commands/test_documented_commands": 65, "botapi/test_client_e2e": 63, "tournaments/test_embedded_page": 21,
-    "games/test_socket_guard_server": 20, "games/test_embedded_bots": 19,
-    # the browser's
-    "browser/test_pages": 128, "browser/test_fair": 95, "browser/test_table_newcomer": 90, "browser/test_tables": 87,
-    "browser/test_tournaments": 81, "browser/test_accessibility": 75, "browser/test_arena": 66,
-    "browser/test_table_modules": 60, "browser/test_pool": 50, "browser/test_csp": 46, "browser/test_table_feel": 45,
-    "browser/test_leavers": 40, "browser/test_bot_accounts": 39, "browser/test_german": 34,
-    "browser/test_match_end": 33, "browser/test_ratings": 29, "browser/test_layout": 28, "browser/test_home": 24,
-    "browser/test_analysis": 23, "browser/test_deal_results": 22,
-}
-
-
-def _cost(item) -> float:
-    relative = item.path.relative_to(item.config.rootpath / "tests").with_suffix("")
-    return UNIT_COST.get(relative.as_posix(), 0)
+# The browser modules' worker-seconds in a whole run (`--junitxml`, 2026-11-29, reduced motion),
+# longest first: the units are handed out in this order, so the last ones to start are short and
+# the workers end together (alphabetical order ended one worker with the pages' 128 s while the
+# other waited). The other kinds keep the order they are collected in: handed out longest first
+# too, they twice crashed a worker in test_rematch (a segfault in CPython 3.11.7's context
+# restore under asgiref's async_to_sync, 2026-11-29) and made the inner loop no faster.
+BROWSER_COST = {"test_pages": 128, "test_fair": 95, "test_table_newcomer": 90, "test_tables": 87,
+                "test_tournaments": 81, "test_accessibility": 75, "test_arena": 66, "test_table_modules": 60,
+                "test_pool": 50, "test_csp": 46, "test_table_feel": 45, "test_leavers": 40,
+                "test_bot_accounts": 39, "test_german": 34, "test_match_end": 33, "test_ratings": 29}
 
 
 def _order(item) -> tuple:
     """The scaled tests first (the longest unit of work), browser tests last: Playwright's sync API
     keeps an event loop marked as running in the main thread for the rest of the session, where
-    later asyncio tests could not start their own. Within each kind, the longest units first."""
-    if item.get_closest_marker("scaled"):
-        return (0, 0)
-    return (2 if item.get_closest_marker("browser") else 1, -_cost(item))
+    later asyncio tests could not start their own."""
+    if item.get_closest_marker("browser"):
+        return (2, -BROWSER_COST.get(item.path.stem, 0))
+    return (0,) if item.get_closest_marker("scaled") else (1,)
 
 
 def pytest_collection_modifyitems(config, items):
