@@ -16,6 +16,22 @@ SINGLE_PLAY_INDEX = """() => {
   return cards.findIndex(c => s.view.legal.filter(a => a.type === 'play' && a.card === c.dataset.card).length === 1);
 }"""
 
+
+
+def play_a_card_with_one_way_to_play(page) -> str:
+    """Click a card of the hand that plays at once (a marriage card would ask how to lead it) and
+    wait until it has left the hand; its code. A played card never comes back to the hand: the
+    hand's size or the trick would not do, as the bot may answer and both draw from the stock
+    before the page is looked at again."""
+    target = page.evaluate(SINGLE_PLAY_INDEX)
+    assert target >= 0
+    card = page.locator("#hand button.card.in-hand").nth(target)
+    code = card.get_attribute("data-card")
+    card.click()
+    page.wait_for_function("c => !window.tableClient.state.view.hand.includes(c)", arg=code)
+    return code
+
+
 FOCUSED_CARD = "() => { const a = document.activeElement; return a && a.matches('#hand button.card') ? a.dataset.card : null; }"
 
 
@@ -100,16 +116,9 @@ def test_the_deal_result_moves_beside_the_table_when_the_next_deal_is_ours(serve
 
     page.keyboard.press("Escape")
     docked.wait_for(state="detached")
-    # we play on at once (a card with one way to play: a marriage card would ask how to lead it)
+    # we play on at once
     page.wait_for_function("() => !window.tableClient.state.busy")
-    target = page.evaluate(SINGLE_PLAY_INDEX)
-    assert target >= 0
-    card = page.locator("#hand button.card.in-hand").nth(target)
-    code = card.get_attribute("data-card")
-    card.click()
-    # A played card never comes back to the hand; the hand's size or the trick would not do: the
-    # bot may answer and both draw before the page is looked at again.
-    page.wait_for_function("c => !window.tableClient.state.view.hand.includes(c)", arg=code)
+    play_a_card_with_one_way_to_play(page)
     assert not page.js_errors, page.js_errors
 
 

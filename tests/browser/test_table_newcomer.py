@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.browser.test_deal_results import sixtysix_on_lead
-from tests.browser.test_table_feel import SINGLE_PLAY_INDEX
+from tests.browser.test_table_feel import play_a_card_with_one_way_to_play
 from tests.browser.test_tables import create_table, register, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -77,13 +77,7 @@ def test_the_turn_is_asked_only_with_the_trick_it_is_about(server, new_page):
                                " || window.tableClient.state.view.over")
         if page.evaluate("window.tableClient.state.view.over"):
             break
-        target = page.evaluate(SINGLE_PLAY_INDEX)
-        assert target >= 0
-        card = page.locator("#hand button.card.in-hand").nth(target)
-        code = card.get_attribute("data-card")
-        card.click()
-        page.wait_for_function("c => !window.tableClient.state.view.hand.includes(c)", arg=code)
-        played.append(code)
+        played.append(play_a_card_with_one_way_to_play(page))
     assert len(played) >= 4, played                        # tricks finished and were answered
     asked = page.evaluate("window.__asked")
     assert asked["times"] > 0 and asked["wrong"] == [], asked
