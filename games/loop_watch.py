@@ -44,8 +44,11 @@ class LoopWatch:
 
     def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
         told = False
-        while self.loop is loop and not loop.is_closed():
+        while True:
             time.sleep(BEAT_SECONDS)
+            # Asked after the sleep: a loop that ended meanwhile is not stuck, whatever the clock says.
+            if self.loop is not loop or loop.is_closed():
+                return
             late = time.monotonic() - self.beat_at
             if late < settings.LOOP_STALL_SECONDS:
                 told = False

@@ -14,12 +14,19 @@ def quick_beats(monkeypatch):
 
 
 def run(watch, body):
+    before = set(threading.enumerate())
+
     async def main():
         watch.keep_watching()
         await body()
         watch.loop = None                   # the watching thread ends
 
     asyncio.run(main())
+    # ... before the test does: one left behind once read the next test's settings and reported.
+    for thread in set(threading.enumerate()) - before:
+        if thread.name == "loop-watch":
+            thread.join(5)
+            assert not thread.is_alive()
 
 
 def test_a_blocked_loop_is_reported_while_it_is_stuck_and_once(quick_beats, settings):
