@@ -72,10 +72,9 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
 
 
 def hand_draws(view: dict, rng):
-    """A function drawing the other seats' hands (``{seat: mask}``) as ``sampling.sample_hearts``
-    and ``sample_spades`` do, the view read once."""
-    constraints = sampling.hearts_constraints if view["game"] == "hearts" else sampling.spades_constraints
-    pool, capacity, allowed, fixed = constraints(view)
+    """A function drawing the other seats' hands (``{seat: mask}``) as ``sampling.sample_trick_game``
+    does, the view read once."""
+    pool, capacity, allowed, fixed = sampling.DRAW_CONSTRAINTS[view["game"]](view)
     return lambda: sampling.deal_constrained(pool, capacity, allowed, rng, fixed)
 
 

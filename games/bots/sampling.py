@@ -134,14 +134,13 @@ def spades_constraints(view: dict) -> tuple[list[int], dict[int, int], dict[int,
     return pool, capacity, {s: allowed[s] for s in seats}, {}
 
 
-def sample_hearts(view: dict, rng) -> dict:
-    pool, capacity, allowed, fixed = hearts_constraints(view)
-    hands = deal_constrained(pool, capacity, allowed, rng, fixed)
-    return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
+# The draw's constraints of the trick games, by game (the samplers below, bench/trick_tree.py).
+DRAW_CONSTRAINTS = {"hearts": hearts_constraints, "spades": spades_constraints}
 
 
-def sample_spades(view: dict, rng) -> dict:
-    pool, capacity, allowed, fixed = spades_constraints(view)
+def sample_trick_game(view: dict, rng) -> dict:
+    """The hidden hands of a hearts or spades view, drawn within what the play has shown."""
+    pool, capacity, allowed, fixed = DRAW_CONSTRAINTS[view["game"]](view)
     hands = deal_constrained(pool, capacity, allowed, rng, fixed)
     return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
 
@@ -242,7 +241,7 @@ def sixtysix_hands(view: dict, limit: int) -> list[int] | None:
     return [k["opp_fixed"] | C.mask_of(combo) for combo in itertools.combinations(allowed, need)]
 
 
-SAMPLERS = {"hearts": sample_hearts, "spades": sample_spades, "sixtysix": sample_sixtysix}
+SAMPLERS = {"hearts": sample_trick_game, "spades": sample_trick_game, "sixtysix": sample_sixtysix}
 
 
 def sample(view: dict, rng) -> dict:
