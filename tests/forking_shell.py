@@ -40,7 +40,8 @@ class ShellError(RuntimeError):
 
 class Shell:
     """The test's side: a server process started in ``env``; ``run`` returns a block's output's
-    last line, as ``manage.py shell -c`` printed it (and raises with its traceback when it fails)."""
+    last line, as ``manage.py shell -c`` printed it ("" when it printed nothing), and raises with
+    its traceback when it fails."""
 
     def __init__(self, env: dict, python: str | os.PathLike = sys.executable):
         self.proc = subprocess.Popen([str(python), "-m", "tests.forking_shell"], cwd=ROOT, env=env,
@@ -57,7 +58,8 @@ class Shell:
         reply = json.loads(line)
         if reply["rc"] != 0:
             raise ShellError(f"the code failed ({reply['rc']}):\n{code}\n{reply['err']}")
-        return reply["out"].strip().splitlines()[-1]
+        lines = reply["out"].strip().splitlines()
+        return lines[-1] if lines else ""
 
     def close(self) -> None:
         if self.proc.poll() is None:
