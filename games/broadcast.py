@@ -2,7 +2,7 @@
 from whichever thread committed the change it tells of.
 
 Writers call ``send_on_commit(build)``: after the transaction commits (never before), ``build()``
-makes the messages (games/messages.py) and ``deliver`` sends them. Three callers, three paths:
+makes the messages (games/messages.py) and ``deliver`` sends them. Four callers, four paths:
 
 * an async consumer runs the service on a worker thread inside ``collecting()``: the messages are
   collected and the consumer sends them from its own event loop (``send``), without a blocking
@@ -10,9 +10,13 @@ makes the messages (games/messages.py) and ``deliver`` sends them. Three callers
 * a Celery worker thread inside the Daphne process (embedded mode) must reach the in-memory layer
   on Daphne's loop, which owns its queues (they are not thread-safe): the coroutine is scheduled
   there with ``run_coroutine_threadsafe``;
-* a separate Celery worker sends through a loop of its own process, kept running, so that the
-  Redis layer's connections are made once per process rather than once per task;
-* anything else (a management command, tests on the in-memory layer) uses ``async_to_sync``.
+* a thread that ``sync_to_async`` runs for a loop (tests' async code calling a service) sends
+  with ``async_to_sync``, which hands the coroutine to that loop: no thread is made;
+* any other thread without a loop (a separate Celery worker, a management command, a sync test)
+  sends through a loop of its process, kept running in a thread: the Redis layer's connections
+  are made once per process rather than once per task, and no thread is started and ended per
+  message, as ``async_to_sync`` does there (a test worker crashed twice, a segfault in asgiref's
+  context restore on such a short-lived thread: not understood, and the churn is avoidable).
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -72,22 +76,34 @@ def deliver(messages: list[Message]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = home_or_process_loop(layer)
+    loop = home_or_process_loop()
     if loop is not None:
         run_on(loop, send(layer, messages))
     else:
         async_to_sync(send)(layer, messages)
 
 
-def home_or_process_loop(layer) -> asyncio.AbstractEventLoop | None:
-    """The running loop, other than the caller's own, where ``layer`` is to be used from this
-    thread; None: use it through ``async_to_sync``."""
+def home_or_process_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop, other than the caller's own, where the layer is to be used from this
+    thread; None: use it through ``async_to_sync`` (which, in a thread that ``sync_to_async`` runs,
+    hands the coroutine to the loop awaiting that thread: an in-memory layer's queues are that
+    loop's)."""
     loop = _home_loop
-    if loop is None and getattr(layer, "keeps_connections_per_loop", False):
+    if loop is None and _awaiting_loop() is None:
         loop = _process_loop()
     if loop is not None and loop.is_running() and not _on_loop(loop):
         return loop
     return None
+
+
+def _awaiting_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop awaiting this thread's sync_to_async call, if any (asgiref records it per
+    thread, for async_to_sync)."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(local, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
 
 
 def run_on(loop: asyncio.AbstractEventLoop, coroutine):
@@ -120,7 +136,7 @@ _own_loop_lock = threading.Lock()
 
 def _process_loop() -> asyncio.AbstractEventLoop:
     """A loop of this process's own, running in a daemon thread, for callers without one (a Celery
-    worker). A Redis layer keeps its connections per loop: async_to_sync's fresh loop per call
+    worker, a command, a test). A Redis layer keeps its connections per loop: async_to_sync's fresh loop per call
     made every bot move open new connections (the worker at 100% CPU in bench/live.py --bots).
     Keyed by pid: a forked worker child starts its own."""
     global _own_loop

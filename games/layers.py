@@ -77,10 +77,6 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
     helpers, and the shard's client); tests/scaled exercise it against a real Redis.
     """
 
-    # Connections live per event loop: callers without a loop of their own should keep one
-    # (games/broadcast.py does, for Celery workers).
-    keeps_connections_per_loop = True
-
     async def group_add(self, group, channel):
         layer = self._get_layer()
         await layer.group_add(group, channel)

@@ -69,7 +69,7 @@ def _quiet_tables() -> list[tuple[int, int]]:
 
 def _published(layer, published_versions, table_ids: list[int]) -> dict[int, int]:
     """The layer's records, read on the loop that keeps its connections (games/broadcast.py)."""
-    loop = broadcast.home_or_process_loop(layer)
+    loop = broadcast.home_or_process_loop()
     if loop is None:
         return async_to_sync(published_versions)(table_ids)
     return broadcast.run_on(loop, published_versions(table_ids))

@@ -18,7 +18,7 @@ from games.models import Table
 settings.GAMES_REPUBLISH_QUIET_SECONDS = 0        # no wait for a publication still on its way
 rng = random.Random(3)
 layer = broadcast.get_channel_layer()
-loop = broadcast.home_or_process_loop(layer)
+loop = broadcast.home_or_process_loop()
 listener = broadcast.run_on(loop, layer.new_channel())
 broadcast.run_on(loop, layer.group_add(hub.table_group(t.pk), listener))
 
