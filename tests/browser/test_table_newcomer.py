@@ -118,6 +118,16 @@ CUT_NAMES = """() => [...document.querySelectorAll('.seat-name, #scores th, #sco
   .filter(n => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1
                || getComputedStyle(n).textOverflow === 'ellipsis')
   .map(n => n.textContent)"""
+# A word of a name split across lines ("Bot 2 (rando" / "m)"): each must lie on one line (a line
+# may end after a hyphen, "guest-" / "4de7fc").
+SPLIT_WORDS = r"""() => [...document.querySelectorAll('#scores th .long-name')].flatMap(n => {
+  const text = n.firstChild, range = document.createRange(), split = [];
+  for (const m of text.textContent.matchAll(/[^\s-]+-?/g)) {
+    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) split.push(m[0]);
+  }
+  return split;
+})"""
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -127,18 +137,19 @@ def test_four_players_names_are_shown_in_full(server, new_page, artifacts, viewp
     with page.expect_navigation():                        # "Play as guest" (behind the phone's menu)
         page.locator("form[data-guest-form]").evaluate("form => form.submit()")
     page.locator("#seat-fields select").first.wait_for()
-    create_table(page, server, "hearts", ["basic", "basic", "basic"])
+    create_table(page, server, "hearts", ["medium", "random", "basic"])     # "(medium)" is wider than its column
     names = page.locator(".seat-box .seat-name")
     assert names.count() == 4
     shown = [names.nth(i).inner_text() for i in range(4)]
-    assert shown[0].startswith("guest-") and "Bot 2 (basic)" in shown, shown
+    assert shown[0].startswith("guest-") and "Bot (medium)" in shown, shown
     headers = page.locator("#scores th")
     assert [headers.nth(i).inner_text() for i in range(1, 5)] == [page.evaluate(
         f"document.querySelector('.seat-box[data-seat=\"{s}\"] .seat-name').textContent") for s in range(4)]
     assert page.evaluate(CUT_NAMES) == []
+    assert page.evaluate(SPLIT_WORDS) == []
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     avatars = page.locator(".seat-box .avatar")
-    assert sorted(avatars.nth(i).inner_text() for i in range(4)) == ["B2", "B3", "B4", "GU"]
+    assert sorted(avatars.nth(i).inner_text() for i in range(4)) == ["BB", "BM", "BR", "GU"]
     page.wait_for_function("() => document.getAnimations().length === 0")    # the deal has landed
     page.screenshot(path=str(artifacts / f"issue30-table-4p-{viewport}.png"), full_page=True)
     assert not page.js_errors, page.js_errors

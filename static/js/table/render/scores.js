@@ -31,6 +31,8 @@ export function renderScores() {
     thead.appendChild(th);
   });
   table.appendChild(thead);
+  box.appendChild(table);
+  fitHeads(thead);
   const results = (tb && tb.match && tb.match.results) || [];
   results.forEach((r, i) => {
     const tr = el("tr");
@@ -46,7 +48,6 @@ export function renderScores() {
     cols.forEach((_, k) => tot.appendChild(el("td", "", String(scores[k] === undefined ? "" : scores[k]))));
     table.appendChild(tot);
   }
-  box.appendChild(table);
   const goal = rules() && rules().target;
   const boards = tb && tb.match && tb.match.boards;
   if (boards) {       // a duplicate tournament's match: a fixed number of deals, no target
@@ -55,4 +56,38 @@ export function renderScores() {
   } else if (goal) box.appendChild(el("div", "score-goal", t("goal_" + game(), { n: goal })));
   const bags = currentBags();
   if (bags) box.appendChild(el("div", "score-goal", t("bags") + ": " + bags.join(" / ")));     // per team, in column order
+}
+
+/* Four names share the sheet's width: where a word is wider than its column (a long user name,
+ * "(medium)"), the heads are set smaller, all alike, down to SMALLEST px, rather than a word broken
+ * inside; only a word wider still breaks anywhere. The size found is kept per names and column
+ * width: the sheet is redrawn on every move. */
+const SMALLEST = 9;
+const fitted = new Map();
+
+function fitHeads(row) {
+  const names = [...row.querySelectorAll(".long-name")];
+  const width = names.length ? names[0].clientWidth : 0;
+  if (!width) return;                                     // not laid out (a hidden panel)
+  const key = names.map((n) => n.textContent).join("\n") + "|" + width;
+  if (!fitted.has(key)) fitted.set(key, fitSize(names));
+  const size = fitted.get(key);
+  if (size) names.forEach((n) => { n.style.fontSize = size + "px"; });
+  else if (size === 0) names.forEach((n) => { if (overflows(n)) n.classList.add("break-anywhere"); });
+}
+
+const overflows = (name) => name.scrollWidth > name.clientWidth + 1;
+
+/* The largest font size (px) at which no word of any name overflows its column; null: they fit
+ * as they are; 0: not even at SMALLEST. */
+function fitSize(names) {
+  const tooWide = () => names.some(overflows);
+  if (!tooWide()) return null;
+  let found = 0;
+  for (let px = Math.floor(parseFloat(getComputedStyle(names[0]).fontSize)) - 1; !found && px >= SMALLEST; px--) {
+    names.forEach((n) => { n.style.fontSize = px + "px"; });
+    if (!tooWide()) found = px;
+  }
+  names.forEach((n) => { n.style.fontSize = ""; });
+  return found;
 }
