@@ -1,15 +1,14 @@
 """Accessibility, checked by axe-core (the npm package the project installs: package.json,
-`make test` runs `npm ci`) on the pages a player meets: no violation of impact serious or critical,
-on a desktop and (home, lobby, table) on a phone."""
-import json
+`make test` runs `npm ci`) where a player plays: no violation of impact serious or critical in the
+lobby and at a table, on a desktop and on a phone. Every other page (home, rules, profiles,
+replays, tournaments, forms) is checked at both widths by test_pages.py."""
 import re
-import uuid
 
 import pytest
 
 from tests.embedded import ROOT
 from tests.services import require
-from .test_tables import PASSWORD, register, wait_my_turn, wait_playing
+from .test_tables import register, wait_my_turn, wait_playing
 
 pytestmark = pytest.mark.browser
 
@@ -17,41 +16,11 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 VIEWPORTS = {"desktop": (1280, 860), "phone": (390, 844)}
 BLOCKING = {"serious", "critical"}
 
-# A finished rated match of a registered player against a bot (built from the engine, as the
-# ratings tests do, and rated at once), and a scheduled tournament with two entries.
-FIXTURES = """
-import json
-from accounts.models import User
-from ratings import services as ratings, tasks
-from tests.ratings.factories import finished_match
-from tournaments import services as tournaments
-from tournaments.models import Tournament
-from django.utils import timezone
-from datetime import timedelta
-tasks._enqueue = lambda match_id: None
-u = User.objects.create_user(username={name!r}, password={password!r})
-bot = User.objects.create(username={name!r} + "-bot", is_bot=True, bot_level="basic")
-m = finished_match(u, "sixtysix", [u, bot], seed=7)
-ratings.rate_match(m.pk)
-t = Tournament.objects.create(name={name!r} + " cup", game="sixtysix", rounds=3,
-                              starts_at=timezone.now() + timedelta(days=2), created_by=u)
-tournaments.register(t.pk, u)
-tournaments.register(t.pk, bot)
-print(json.dumps({{"match": m.pk, "tournament": t.pk}}))
-"""
-
 
 @pytest.fixture(scope="module")
 def axe_source():
     require(AXE.exists(), "axe-core is not installed (npm ci)")
     return AXE
-
-
-@pytest.fixture(scope="module")
-def site_data(server):
-    name = f"a{uuid.uuid4().hex[:8]}"
-    out = json.loads(server.shell(FIXTURES.format(name=name, password=PASSWORD)))
-    return {"name": name, **out}
 
 
 def sit_at_a_table_against_a_bot(page, server):
@@ -88,8 +57,6 @@ def assert_accessible(page, axe_source, what):
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_home_and_lobby_are_accessible(server, new_page, axe_source, viewport):
     page = new_page(*VIEWPORTS[viewport])
-    page.goto(server.url + "/")
-    assert_accessible(page, axe_source, f"home ({viewport}, visitor)")
     page.goto(server.url + "/play/sixtysix/")
     page.locator("#lobby-rows tr").first.wait_for()
     assert_accessible(page, axe_source, f"lobby ({viewport}, visitor)")
@@ -116,32 +83,6 @@ def test_a_table_in_play_is_accessible(server, new_page, axe_source, viewport):
     assert_accessible(visitor, axe_source, f"lobby with tables ({viewport})")
 
     assert_accessible(page, axe_source, f"table in play, our turn ({viewport})")
-
-
-def test_a_profile_and_a_replay_are_accessible(server, new_page, axe_source, site_data):
-    page = new_page()
-    page.goto(f"{server.url}/accounts/u/{site_data['name']}/")
-    assert_accessible(page, axe_source, "profile")
-    page.goto(f"{server.url}/match/{site_data['match']}/")
-    assert_accessible(page, axe_source, "match")
-    page.goto(f"{server.url}/match/{site_data['match']}/deal/1/")
-    page.locator(".replay-app .card").first.wait_for()
-    assert_accessible(page, axe_source, "replay viewer")
-
-
-def test_the_tournament_pages_are_accessible(server, new_page, axe_source, site_data):
-    page = new_page()
-    page.goto(f"{server.url}/tournaments/")
-    assert_accessible(page, axe_source, "tournaments list")
-    page.goto(f"{server.url}/tournaments/{site_data['tournament']}/")
-    assert_accessible(page, axe_source, "tournament page")
-
-
-@pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_a_rules_page_is_accessible(server, new_page, axe_source, viewport):
-    page = new_page(*VIEWPORTS[viewport])
-    page.goto(f"{server.url}/rules/sixtysix/")
-    assert_accessible(page, axe_source, f"rules ({viewport})")
 
 
 def test_the_first_tab_stop_skips_to_the_content(server, new_page):

@@ -8,10 +8,32 @@ import uuid
 
 import pytest
 
-from .test_accessibility import FIXTURES
 from .test_tables import PASSWORD, create_table, register, step, wait_my_turn, wait_playing
 
 pytestmark = pytest.mark.browser
+
+# A finished rated match of a registered player against a bot (built from the engine, as the
+# ratings tests do, and rated at once), and a scheduled tournament with two entries.
+FIXTURES = """
+import json
+from accounts.models import User
+from ratings import services as ratings, tasks
+from tests.ratings.factories import finished_match
+from tournaments import services as tournaments
+from tournaments.models import Tournament
+from django.utils import timezone
+from datetime import timedelta
+tasks._enqueue = lambda match_id: None
+u = User.objects.create_user(username={name!r}, password={password!r})
+bot = User.objects.create(username={name!r} + "-bot", is_bot=True, bot_level="basic")
+m = finished_match(u, "sixtysix", [u, bot], seed=7)
+ratings.rate_match(m.pk)
+t = Tournament.objects.create(name={name!r} + " cup", game="sixtysix", rounds=3,
+                              starts_at=timezone.now() + timedelta(days=2), created_by=u)
+tournaments.register(t.pk, u)
+tournaments.register(t.pk, bot)
+print(json.dumps({{"match": m.pk, "tournament": t.pk}}))
+"""
 
 # Runs in every document before its own scripts: each violation the browser reports is kept in the
 # page (window.__cspViolations) and handed to the test at once (it outlives navigations).
