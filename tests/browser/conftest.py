@@ -8,6 +8,7 @@ Other data (a user the register form would refuse) comes from ``server.shell(cod
 ``manage.py shell -c code`` against the server's database and returns the output's last line.
 """
 import json
+import os
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +22,10 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 SERVER_LOGS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# Screenshots for people to look at (tests/browser/artifacts/), not for any assertion: taken when
+# SCREENSHOTS=1. A full-page PNG is chromium's most costly step of many tests (0.6 s of CPU for a
+# long page), and a test run whose screenshots nobody opens should not pay for them.
+SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
 
 STATE_SCRIPT = """
 import json
@@ -88,6 +93,8 @@ def new_page(browser, request):
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()
+        if not SCREENSHOTS:
+            page.screenshot = _artifacts_skipped(page.screenshot)
         page.js_errors = []
         page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
         return page
@@ -95,6 +102,15 @@ def new_page(browser, request):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+def _artifacts_skipped(screenshot):
+    """``page.screenshot`` that takes none for tests/browser/artifacts/ (returns no bytes)."""
+    def maybe(*args, path=None, **kwargs):
+        if path is not None and Path(path).resolve().is_relative_to(ARTIFACTS.resolve()):
+            return b""
+        return screenshot(*args, path=path, **kwargs)
+    return maybe
 
 
 @pytest.fixture(scope="session")
