@@ -34,7 +34,7 @@ def test_it_loads_each_games_table_as_modules_with_no_console_error(server, new_
     assert page.locator("#prompt .prompt-text").inner_text().strip()
     page.screenshot(path=str(artifacts / f"modules-{game}-{width}.png"))
     version = page.evaluate("window.tableClient.state.version")
-    assert step(page, game)                                     # the prompt's own controls answer it
+    assert step(page, game, timeout=15000)                      # the prompt's own controls answer it
     page.wait_for_function("v => window.tableClient.state.version > v", arg=version)
     assert not page.js_errors, page.js_errors
     assert not console, console
@@ -58,7 +58,7 @@ def test_a_hint_at_a_table_against_a_bot_names_a_legal_play_and_is_counted(serve
         assert page.locator(f"#hand button.card.hinted[data-card='{hinted['card']}']").count() == 1
     page.wait_for_function("() => document.getAnimations().length === 0")     # the deal's cards have landed
     page.screenshot(path=str(artifacts / "modules-hint.png"))
-    assert step(page, "sixtysix")              # the next update carries the seat's count
+    assert step(page, "sixtysix", timeout=15000)   # the next update carries the seat's count
     page.wait_for_function("() => window.tableClient.state.table.seats[window.tableClient.state.you].hints_used === 1")
     assert not page.js_errors, page.js_errors
 

@@ -42,18 +42,21 @@ def wait_playing(page):
         " return s && s.view && s.table && s.table.status !== 'waiting'; }")
 
 
-def click(page, selector):
+def click(page, selector, timeout=1500):
     try:
-        page.locator(selector).first.click(timeout=1500)
+        page.locator(selector).first.click(timeout=timeout)
         return True
     except PWTimeout:
         return False
 
 
-def step(page, game):
-    """Do whatever the table asks of this player now; return what was done (None: nothing)."""
+def step(page, game, timeout=1500):
+    """Do whatever the table asks of this player now; return what was done (None: nothing). Each
+    click is bounded by ``timeout`` ms: a loop of steps tries again at its next step; a test that
+    takes one step, when the table asks, gives it the page's whole time (a loaded machine's click
+    waits for the element to hold still over animation frames)."""
     if page.locator(".result-panel[data-kind=deal]").count():
-        return "result" if click(page, "[data-action=close-result]") else None
+        return "result" if click(page, "[data-action=close-result]", timeout) else None
     if game == "hearts" and page.locator("[data-action=pass]").count():
         # Picked by name, each click bounded: a card the page makes unplayable for a moment (an
         # update re-rendering the hand, the felt still showing a trick) is tried again at the next
@@ -64,19 +67,19 @@ def step(page, game):
         if picked + len(free) < 3:
             return None
         for code in free[:3 - picked]:
-            if not click(page, f'#hand button.card.legal[data-card="{code}"]:not(.selected)'):
+            if not click(page, f'#hand button.card.legal[data-card="{code}"]:not(.selected)', timeout):
                 return None
-        return "pass" if click(page, "[data-action=pass]:not([disabled])") else None
+        return "pass" if click(page, "[data-action=pass]:not([disabled])", timeout) else None
     if page.locator("[data-action=blind-decline]").count():
-        return "blind" if click(page, "[data-action=blind-decline]") else None
+        return "blind" if click(page, "[data-action=blind-decline]", timeout) else None
     if page.locator("[data-bid]").count():
-        return "bid" if click(page, "[data-bid='3'], [data-bid]") else None
+        return "bid" if click(page, "[data-bid='3'], [data-bid]", timeout) else None
     if page.locator("[data-action^=moon-]").count():
-        return "moon" if click(page, "[data-action=moon-self]") else None
+        return "moon" if click(page, "[data-action=moon-self]", timeout) else None
     if page.locator("[data-action=marriage]").count():
-        return "marriage" if click(page, "[data-action=marriage]") else None
+        return "marriage" if click(page, "[data-action=marriage]", timeout) else None
     if page.locator("#hand button.card.legal").count():
-        if not click(page, "#hand button.card.legal"):
+        if not click(page, "#hand button.card.legal", timeout):
             return None
         # A card that may be led with its marriage asks how (announce.js) and sends nothing yet:
         # answer, so that a step is always a move (the deal decides whether the first card is one).
@@ -84,7 +87,7 @@ def step(page, game):
             answer = ".marriage-choice [data-action=marriage]"
             if not page.locator(answer).count():
                 answer = ".marriage-choice [data-action=play-plain]"
-            return "marriage" if click(page, answer) else None
+            return "marriage" if click(page, answer, timeout) else None
         return "play"
     return None
 
