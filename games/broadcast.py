@@ -136,8 +136,9 @@ _own_loop_lock = threading.Lock()
 
 def _process_loop() -> asyncio.AbstractEventLoop:
     """A loop of this process's own, running in a daemon thread, for callers without one (a Celery
-    worker, a command, a test). A Redis layer keeps its connections per loop: async_to_sync's fresh loop per call
-    made every bot move open new connections (the worker at 100% CPU in bench/live.py --bots).
+    worker, a command, a test). A Redis layer keeps its connections per loop: async_to_sync's
+    fresh loop per call made every bot move open new connections (the worker at 100% CPU in
+    bench/live.py --bots).
     Keyed by pid: a forked worker child starts its own."""
     global _own_loop
     with _own_loop_lock:
