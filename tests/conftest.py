@@ -143,8 +143,7 @@ def _kind_of_directory(item) -> str | None:
 # longest first: the units are handed out in this order, so the last ones to start are short and
 # the workers end together (alphabetical order ended one worker with the pages' 128 s while the
 # other waited). The other kinds keep the order they are collected in: handed out longest first
-# too, they twice crashed a worker in test_rematch (a segfault in CPython 3.11.7's context
-# restore under asgiref's async_to_sync, 2026-11-29) and made the inner loop no faster.
+# too, they made the inner loop no faster (2026-11-29).
 BROWSER_COST = {"test_pages": 128, "test_fair": 95, "test_table_newcomer": 90, "test_tables": 87,
                 "test_tournaments": 81, "test_accessibility": 75, "test_arena": 66, "test_table_modules": 60,
                 "test_pool": 50, "test_csp": 46, "test_table_feel": 45, "test_leavers": 40,

@@ -17,7 +17,6 @@ SINGLE_PLAY_INDEX = """() => {
 }"""
 
 
-
 def play_a_card_with_one_way_to_play(page) -> str:
     """Click a card of the hand that plays at once (a marriage card would ask how to lead it) and
     wait until it has left the hand; its code. A played card never comes back to the hand: the
