@@ -15,8 +15,9 @@ makes the messages (games/messages.py) and ``deliver`` sends them. Four callers,
 * any other thread without a loop (a separate Celery worker, a management command, a sync test)
   sends through a loop of its process, kept running in a thread: the Redis layer's connections
   are made once per process rather than once per task, and no thread is started and ended per
-  message, as ``async_to_sync`` does there (a test worker crashed twice, a segfault in asgiref's
-  context restore on such a short-lived thread: not understood, and the churn is avoidable).
+  message, as ``async_to_sync`` does there. (Test workers crashed, a segfault in asgiref's
+  context restore, twice on such a short-lived thread and once since in a ``sync_to_async``
+  worker thread: the churn is not the whole cause, which is not understood; it is avoidable.)
 """
 from __future__ import annotations
 
