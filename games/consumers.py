@@ -27,6 +27,7 @@ from .models import Table
 from .ordering import UpdateOrder
 from .outbox import Outbox
 from .socket_base import CLIENT_GONE, ThinConsumer, in_thread
+from .spawn import spawn
 
 log = logging.getLogger(__name__)
 SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
@@ -101,7 +102,7 @@ class TableConsumer(ThinConsumer):
             await super().__call__(scope, receive, send)
         finally:
             if not self.forgotten:
-                asyncio.ensure_future(self._forget())
+                spawn(self._forget())
 
     async def disconnect(self, code):
         self.closed = True
@@ -215,7 +216,7 @@ class TableConsumer(ThinConsumer):
         if kind == "hint":
             # A task of its own: the socket's next messages (the player's play) need not wait
             # for the search.
-            asyncio.ensure_future(self._hint())
+            spawn(self._hint())
             return
         started = time.monotonic()
         sent, error = await self.apply_and_publish(data)

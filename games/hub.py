@@ -28,6 +28,7 @@ import weakref
 from typing import Protocol
 
 from .addresses import Message, ToSeat
+from .spawn import spawn
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +121,7 @@ class TableHub:
     async def _start(self) -> None:
         self.channel = await self.layer.new_channel()
         # Lives as long as the loop: the hub's channel is gone once its receive is cancelled.
-        asyncio.ensure_future(self._read(self.channel))
+        spawn(self._read(self.channel))
 
     async def _read(self, channel: str) -> None:
         while True:

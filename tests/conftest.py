@@ -1,11 +1,30 @@
 """Shared fixtures: users, and a task queue that replaces Celery so tests decide when tasks run."""
 from __future__ import annotations
 
+import asyncio.runners
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import pytest
 from django.utils import timezone
+
+_cancel_all_tasks = asyncio.runners._cancel_all_tasks
+
+
+def _cancel_every_task(loop) -> None:
+    """An async test's loop shutdown (asyncio.Runner, as pytest-asyncio runs it), repeated while
+    cancelling tasks started others: a socket the shutdown kills spawns its cleanup
+    (games/consumers.py). A task left pending when its loop closes is finalized later by the cyclic
+    garbage collector, inside whatever test runs then, and its asgiref frame sets context
+    variables there; on CPython 3.11 a set made while the collector interrupts another set frees
+    memory still in use (CPython gh-148891): the segfaults that killed test workers."""
+    for _ in range(10):
+        if not asyncio.all_tasks(loop):
+            return
+        _cancel_all_tasks(loop)
+
+
+asyncio.runners._cancel_all_tasks = _cancel_every_task
 
 
 @dataclass
