@@ -1,5 +1,5 @@
 """Hearts for the strong bot: the rollout policy (moon included), the exact end of each rollout and
-the pass search.
+the passes worth comparing.
 
 The policy plays what basic plays (duck under the winning card, dump QS and high hearts when void,
 lead low), plus the moon, which changes what every later card is worth:
@@ -16,10 +16,11 @@ Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decisio
 (``trick_solver.solve_hearts``, paranoid). A draw is worth the others' mean points minus the
 seat's own (``trick_solver.hearts_value``).
 
-The pass is searched: ``pass_candidates`` names a modest set of triples (basic's, the triples of
-the riskiest cards, a void, the high spades, the low cards of a moon hand) and each is judged by
-the rollouts; the others pass by basic's rule from their drawn hands (their passes are unknown).
-Basic's pass stays unless another is better by two paired standard errors (``paired.choose``).
+``pass_candidates`` names a modest set of triples (basic's, the triples of the riskiest cards, a
+void, the high spades, the low cards of a moon hand), which the post-match analysis and the hints
+compare by the rollouts (the others pass by basic's rule from their drawn hands). The bot itself
+passes by basic's rule: measured, the triples the rollouts preferred to it lost deals
+(docs/BOTS.md).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import itertools
 from games.engine import cards as C
 from games.engine import hearts as H
 
-from . import basic, paired, trick_solver as T
+from . import basic, trick_solver as T
 
 EPSILON = 0.08
 PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
@@ -249,11 +250,3 @@ def pass_candidates(view: dict) -> list[dict]:
     seat = view["seat"]
     return [{"seat": seat, "type": "pass", "cards": [C.CODES[c] for c in t]} for t in seen]
 
-
-def choose_pass(view: dict, rng, budget_ms: float, iterations: int | None) -> dict:
-    """The candidate with the best draws, if clearly better than basic's pass (``paired``)."""
-    options = pass_candidates(view)
-    # Within the play's budget, like every decision: the pass once thought 5 x the budget, which
-    # made it the slowest move of a deal (issue 33); basic's pass stays unless clearly beaten.
-    rows = paired.draws(view, options, rng, budget_ms, iterations, rollout)
-    return options[paired.choose(rows, default=0)]

@@ -1,7 +1,7 @@
-"""Choosing among a few options that have a rule's answer as default: the hearts pass, the spades bid.
+"""Choosing among a few options that have a rule's answer as default: the spades bid.
 
-The strong bot's search (strong.py) keeps the best average. With many options and few draws (a
-pass has ~20 candidate triples, a bid ~6, and each draw plays a whole deal out), the best average
+The strong bot's search (strong.py) keeps the best average. With several options and few draws (a
+bid has ~6, and each draw plays a whole deal out), the best average
 is often best by luck, and the rule's own answer is a good prior. So the draws are kept per draw
 (every option sees the same hidden cards and rollout seed) and an option replaces the default
 only when its paired advantage over it is ``Z`` standard errors clear of zero.

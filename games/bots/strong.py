@@ -20,12 +20,12 @@ a sixty-six phase 2 in which the opponent can hold only a few hands is solved ex
 (no sampling); otherwise options race: one is dropped once the leader beats it with confidence
 (paired differences) or it can be better by no stake, the search stops when one is left, at the
 draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``
-(a hearts pass or a spades bid keeps the budget too).
+(a spades bid keeps the budget too).
 ``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
 the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
-the exact solving of their last tricks, the hearts pass and the spades bid searches in
-``hearts_search``, ``spades_search`` and ``trick_solver``. Not searched: the moon choice
-(arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
+the exact solving of their last tricks and the spades bid search in ``hearts_search``,
+``spades_search`` and ``trick_solver``. Not searched: the hearts pass (basic's rule: the rollouts
+judged passes worse than it does) and the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
 racing, for the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
@@ -79,10 +79,10 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
         return dict(legal[0])
     game, kind = view["game"], legal[0]["type"]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    if game == "hearts" and kind == "moon":
+    if game == "hearts" and kind in ("moon", "pass"):
+        # The pass is basic's: judged by the rollouts, the triples that beat it lost deals, and
+        # the more draws the worse (docs/BOTS.md, "Changes measured against today's strong").
         return basic.choose_action(view, rng)
-    if game == "hearts" and kind == "pass":
-        return hearts_search.choose_pass(view, rng, budget, iterations)
     if game == "spades" and kind in ("bid", "blind_nil"):
         return spades_search.choose_bid(view, legal, rng, budget, iterations)
     if game == "sixtysix":
@@ -93,7 +93,7 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
             and budget >= TREE_FROM_MS:
         return _tree_choice(view, rng, budget)
     # Only a sixty-six play may think past the budget, and only to a cap the level declares
-    # (levels.py); every other decision (the hearts pass and the spades bid too) keeps the budget.
+    # (levels.py); every other decision (the spades bid too) keeps the budget.
     cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
     return search(view, legal, rng, budget, iterations, cap)
 

@@ -34,19 +34,19 @@ def test_it_gives_each_level_its_own_budget(monkeypatch):
     assert seen[-1] == 7
 
 
-def test_a_hearts_pass_and_a_spades_bid_keep_the_levels_budget(monkeypatch):
-    from games.bots import paired
+def test_a_spades_bid_keeps_the_levels_budget_and_a_hearts_pass_is_basics(monkeypatch):
+    from games.bots import basic, paired
 
     seen = []
     monkeypatch.setattr(paired, "draws", lambda view, options, rng, budget_ms, iterations, rollout:
                         seen.append((view["game"], budget_ms)) or [])
     hearts = deal("hearts", rng=random.Random(3), dealer=0, deal_number=0)
     spades = deal("spades", rng=random.Random(4), dealer=0)
-    for name in ("strong", "expert"):
-        for state in (hearts, spades):
-            seat = state.seats_to_act()[0]
-            bots.choose_action(name, state.view(seat), random.Random(1))
-    assert seen == [("hearts", 200), ("spades", 200), ("hearts", 600), ("spades", 600)]
+    for name in ("medium", "strong", "expert"):
+        view = hearts.view(hearts.seats_to_act()[0])
+        assert bots.choose_action(name, view, random.Random(1)) == basic.choose_action(view, random.Random(1))
+        bots.choose_action(name, spades.view(spades.seats_to_act()[0]), random.Random(1))
+    assert seen == [("spades", 10), ("spades", 200), ("spades", 600)]
 
 
 def _step(a, b, score, pairs=100, se=0.03):
