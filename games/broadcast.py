@@ -16,8 +16,8 @@ makes the messages (games/messages.py) and ``deliver`` sends them. Four callers,
   sends through a loop of its process, kept running in a thread: the Redis layer's connections
   are made once per process rather than once per task, and no thread is started and ended per
   message, as ``async_to_sync`` does there. (Test workers crashed, a segfault in asgiref's
-  context restore, twice on such a short-lived thread and once since in a ``sync_to_async``
-  worker thread: the churn is not the whole cause, which is not understood; it is avoidable.)
+  context restore, on such short-lived threads and in ``sync_to_async`` worker threads. The
+  cause was elsewhere: tasks left pending by an async test's loop, see tests/conftest.py.)
 """
 from __future__ import annotations
 
