@@ -89,10 +89,10 @@ def bot_level_choices(game: str) -> list[dict]:
 
 
 def bot_level_record(game: str, name: str) -> str:
-    """What level ``name`` means in play in ``game``, from the ladder's measurement: "wins about 7
-    of 10 deals against basic"; "" where it was not measured."""
+    """What level ``name`` means in play in ``game``, from the ladder's measurement: "wins about 68
+    of 100 deals against basic"; "" where it was not measured."""
     found = levels.record(game, name)
     if not found:
         return ""
-    return gettext("wins about %(n)s of 10 deals against %(level)s") % {
-        "n": found["of_10"], "level": str(BOT_LEVEL_LABELS.get(found["against"], found["against"]))}
+    return gettext("wins about %(n)s of 100 deals against %(level)s") % {
+        "n": found["of_100"], "level": str(BOT_LEVEL_LABELS.get(found["against"], found["against"]))}

@@ -18,7 +18,7 @@ fit along the ladder gives each level a rating on the scale of people's ratings 
 400 points are about 10:1 odds), anchored at ``levels.ANCHOR``, with a 95% interval (each step's
 interval mapped to log-odds, the steps' variances added from the anchor). A step **separates**
 when its score's interval excludes an even score over at least ``MIN_CLAIM`` pairs: the level is
-shown with its rating and its record against the one below ("wins about 7 of 10 deals against
+shown with its rating and its record against the one below ("wins about 68 of 100 deals against
 basic"). One that has not separated after ``MIN_PAIRS`` pairs is **merged** into the level below
 in that game: the pickers do not offer it there (it still plays where it was chosen before).
 Short of that it is undecided: shown, with no rating and no claim. The bots' budgets run on their
@@ -181,9 +181,10 @@ def climb(results: list[dict], names=levels.NAMES, enough: int = MIN_PAIRS) -> t
 
 
 def records(steps: list[dict]) -> dict[str, dict]:
-    """Each separated level's deal record against the level below it: wins about ``of_10`` of 10
-    deals (an undecided or merged step makes no claim)."""
-    return {s["a"]: {"against": s["b"], "of_10": round(10 * s["score_a"]), "score": s["score_a"]}
+    """Each separated level's deal record against the level below it: wins about ``of_100`` of 100
+    deals (an undecided or merged step makes no claim). Per 100, not per 10: a step that separates
+    at 54% would read "5 of 10", as if the two levels were even."""
+    return {s["a"]: {"against": s["b"], "of_100": round(100 * s["score_a"]), "score": s["score_a"]}
             for s in steps if s["separated"]}
 
 
@@ -239,7 +240,7 @@ def markdown(stored: dict) -> str:
             if s["intervals"].get(a):
                 rating += " ({}-{})".format(*s["intervals"][a])
             shown = (f"merged into {s['merged'][a]}" if a in s.get("merged", {})
-                     else f"wins about {s['records'][a]['of_10']} of 10 deals against {st['b']}"
+                     else f"wins about {s['records'][a]['of_100']} of 100 deals against {st['b']}"
                      if a in s.get("records", {}) else "shown, no claim (undecided: too few pairs)")
             cost = (f"{s.get('clock', 'wall')}: {st['p50_ms'][a]:.0f} / {st['p95_ms'][a]:.0f} / {st['mean_ms'][a]:.0f}"
                     if "mean_ms" in st else "")
@@ -277,7 +278,7 @@ def main(argv=None) -> int:
     if args.steps:
         steps = [tuple(s.split(":")) for s in args.steps]
     stored = dict(levels.measured())
-    stored["format"] = "bot-ladder/2"
+    stored["format"] = "bot-ladder/3"
     stored["games"] = dict(stored.get("games", {}))
     for game in args.games:
         if not args.fit_only:

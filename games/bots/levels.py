@@ -91,6 +91,6 @@ def offered(game: str, name: str) -> str:
 
 
 def record(game: str, name: str) -> dict | None:
-    """``{"against", "of_10"}``: level ``name`` wins about ``of_10`` of 10 deals against
+    """``{"against", "of_100"}``: level ``name`` wins about ``of_100`` of 100 deals against
     ``against`` (the level below it) in ``game``; None if not measured."""
     return _game(game).get("records", {}).get(name)

@@ -34,7 +34,7 @@ def test_it_lists_every_game_with_its_variants_seats_rules_and_play_now_form(cli
         assert '<select id="level-%s" name="level"' % game in part
         assert re.search(r'<option value="basic"[^>]* selected>', part)     # the default level
         # ... and what it means in play, under the choices (site.js keeps it to the choice).
-        assert re.search(r'id="level-record-%s"[^>]*>Wins about \d+ of 10 deals against random</p>' % game, part)
+        assert re.search(r'id="level-record-%s"[^>]*>Wins about \d+ of 100 deals against random</p>' % game, part)
         assert "No table is playing right now" in part
     # Every select has its label (axe: label).
     for select_id in re.findall(r'<select id="([^"]+)"', html):

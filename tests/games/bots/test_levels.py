@@ -100,7 +100,7 @@ def test_it_merges_a_level_it_could_not_separate_and_measures_the_next_against_t
     assert merged == {"medium": "basic", "expert": "strong"}
     assert [(s["a"], s["b"]) for s in steps] == [("basic", "random"), ("medium", "basic"),
                                                  ("strong", "basic"), ("expert", "strong")]
-    assert ladder.records(steps)["strong"] == {"against": "basic", "of_10": 8, "score": 0.75}
+    assert ladder.records(steps)["strong"] == {"against": "basic", "of_100": 75, "score": 0.75}
     assert "medium" not in ladder.records(steps)
     # With fewer pairs than it takes to merge, a step that did not separate is undecided: kept.
     steps, merged = ladder.climb(results, enough=100)
@@ -138,7 +138,7 @@ def ladder_file(monkeypatch, tmp_path):
     path.write_text(json.dumps({"games": {"hearts": {
         "ratings": {"basic": 1500, "medium": 1650, "strong": 1790, "expert": 1800},
         "merged": {"expert": "strong"},
-        "records": {"medium": {"against": "basic", "of_10": 7, "score": 0.7}}}}}))
+        "records": {"medium": {"against": "basic", "of_100": 68, "score": 0.68}}}}}))
     monkeypatch.setattr(levels, "LADDER_FILE", path)
     levels.measured.cache_clear()
     yield path
@@ -159,12 +159,12 @@ def test_it_shows_each_level_with_its_rating_and_record_on_the_pickers(client, l
         assert f'value="{name}"' in page                # expert is still offered in the other games
     # The option names the level and its rating; what it means in play is the line the chosen
     # option's note fills (site.js), shown for the default level from the start.
-    assert '<option value="medium" data-note="Wins about 7 of 10 deals against basic">Medium (≈1650)</option>' in page
+    assert '<option value="medium" data-note="Wins about 68 of 100 deals against basic">Medium (≈1650)</option>' in page
     assert 'data-note-target="level-record-hearts"' in page and 'id="level-record-hearts"' in page
     client.force_login(make_user("picker"))
     lobby = client.get("/play/hearts/").content.decode()
     assert 'value="expert"' not in lobby and 'value="strong"' in lobby
-    assert "wins about 7 of 10 deals against basic" in lobby
+    assert "wins about 68 of 100 deals against basic" in lobby
 
 
 def test_the_arena_plays_a_level_as_it_was_at_a_commit():
@@ -197,12 +197,12 @@ def test_it_rewrites_the_docs_table_between_its_markers(tmp_path):
                 margin_ci95=1.0, p50_ms={"medium": 10}, p95_ms={"medium": 12}, mean_ms={"medium": 11})
     stored = {"measured_on": "2026-11-27", "games": {"hearts": {
         "steps": [step], "intervals": {"medium": [1600, 1700]}, "ratings": {"medium": 1650},
-        "merged": {}, "records": {"medium": {"against": "basic", "of_10": 7}}}}}
+        "merged": {}, "records": {"medium": {"against": "basic", "of_100": 70}}}}}
     ladder.rewrite_docs(stored, docs)
     text = docs.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| hearts | medium | basic | 100 | 0.700 (0.640-0.760) |" in text
-    assert "wins about 7 of 10 deals against basic |" in text
+    assert "wins about 70 of 100 deals against basic |" in text
 
 
 def test_the_ladder_times_the_bots_on_their_cpu_clock_and_gives_the_clock_back():
