@@ -19,8 +19,8 @@ seat's own (``trick_solver.hearts_value``).
 ``pass_candidates`` names a modest set of triples (basic's, the triples of the riskiest cards, a
 void, the high spades, the low cards of a moon hand), which the post-match analysis and the hints
 compare by the rollouts (the others pass by basic's rule from their drawn hands). The bot itself
-passes by basic's rule: measured, the triples the rollouts preferred to it lost deals
-(docs/BOTS.md).
+passes by basic's rule: measured, the triples the rollouts preferred to it did no better in play,
+and worse the more draws judged them (docs/BOTS.md).
 """
 from __future__ import annotations
 

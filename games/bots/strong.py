@@ -25,7 +25,7 @@ draw limit or the budget, and a sixty-six decision still open then may go on to 
 the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
 the exact solving of their last tricks and the spades bid search in ``hearts_search``,
 ``spades_search`` and ``trick_solver``. Not searched: the hearts pass (basic's rule: the rollouts
-judged passes worse than it does) and the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
+preferred no better pass) and the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
 racing, for the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
@@ -80,8 +80,8 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     game, kind = view["game"], legal[0]["type"]
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     if game == "hearts" and kind in ("moon", "pass"):
-        # The pass is basic's: judged by the rollouts, the triples that beat it lost deals, and
-        # the more draws the worse (docs/BOTS.md, "Changes measured against today's strong").
+        # The pass is basic's: the triples the rollouts preferred to it did no better in play, and
+        # worse the more draws judged them (docs/BOTS.md, "Changes measured against today's strong").
         return basic.choose_action(view, rng)
     if game == "spades" and kind in ("bid", "blind_nil"):
         return spades_search.choose_bid(view, legal, rng, budget, iterations)
