@@ -24,9 +24,10 @@ draw limit or the budget, and a sixty-six decision still open then may go on to 
 ``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
 the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
 the exact solving of their last tricks and the spades bid search in ``hearts_search``,
-``spades_search`` and ``trick_solver``. Not searched: the hearts pass (basic's rule: the rollouts
-preferred no better pass) and the moon choice (arithmetic on the scores). ``evaluate`` exposes the same search per action, without shortcuts or
-racing, for the post-match analysis (games/bots/analyse.py).
+``spades_search`` and ``trick_solver``. Not searched: the hearts pass (basic's rule: the passes
+the rollouts preferred played no better) and the moon choice (arithmetic on the scores).
+``evaluate`` exposes the same search per action, without shortcuts or racing, for the post-match
+analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
