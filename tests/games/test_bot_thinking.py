@@ -55,6 +55,11 @@ def _actions(table_id: int) -> list[dict]:
     return Deal.objects.filter(match__table_id=table_id).order_by("-number").first().record["actions"]
 
 
+def _same_pass(stored: dict, chosen: dict) -> bool:
+    """The record keeps a pass's cards in deck order, whatever order they were chosen in."""
+    return dict(stored, cards=set(stored["cards"])) == dict(chosen, cards=set(chosen["cards"]))
+
+
 def test_a_searching_bot_chooses_with_no_lock_held_and_its_move_is_committed(make_user, task_queue, thinking_log):
     t = services.create_table(make_user("ala"), "sixtysix", seats=["medium", "medium"], start=True)
     v = version(t.pk)
@@ -98,7 +103,7 @@ def test_a_task_whose_table_moved_on_during_the_search_drops_its_choice(make_use
     assert version(t.pk) == v + 2
     fresh = thinking_log.decisions[1]
     assert fresh["seat"] == stale["seat"] and not fresh["locked"]
-    assert _actions(t.pk)[1] == dict(fresh["action"], seat=fresh["seat"])
+    assert _same_pass(_actions(t.pk)[1], dict(fresh["action"], seat=fresh["seat"]))
 
 
 def test_the_sweeper_thinks_again_from_the_new_state_when_the_table_moved_on(make_user, task_queue, thinking_log):
@@ -109,7 +114,7 @@ def test_the_sweeper_thinks_again_from_the_new_state_when_the_table_moved_on(mak
     stale, fresh = thinking_log.decisions
     assert stale["seat"] == fresh["seat"] and not stale["locked"] and not fresh["locked"]
     assert [a["seat"] for a in _actions(t.pk)] == [0, fresh["seat"]]
-    assert _actions(t.pk)[1] == dict(fresh["action"], seat=fresh["seat"])
+    assert _same_pass(_actions(t.pk)[1], dict(fresh["action"], seat=fresh["seat"]))
 
 
 def test_a_late_move_thinks_less_down_to_the_floor():
