@@ -16,4 +16,3 @@ def spawn(coro) -> asyncio.Task:
     _running.add(task)
     task.add_done_callback(_running.discard)
     return task
-

@@ -29,4 +29,3 @@ def test_a_task_spawned_while_the_loop_shuts_down_ends_before_the_loop_closes():
         runner.run(asyncio.sleep(0))
     assert len(spawned) == 1
     assert spawned[0].done()
-

@@ -1,13 +1,11 @@
-"""Hearts for the strong bot: the rollout policy (moon included), the exact end of each rollout and
-the passes worth comparing.
+"""Hearts for the strong bot: the rollout policy (moon included) and the exact end of each rollout.
 
 The policy plays what basic plays (duck under the winning card, dump QS and high hearts when void,
 lead low), plus the moon, which changes what every later card is worth:
 
 * a seat shoots when it holds every point card taken so far and has taken enough of them
-  (``MOON_THREAT``; a dealt hand made for it, ``moon_hand``, only shapes the pass candidates:
-  shooting it from the first trick measured worse): it then wins what it can
-  with its highest cards, leads from the top and discards no point card;
+  (``MOON_THREAT``; shooting a dealt hand made for it from the first trick measured worse): it
+  then wins what it can with its highest cards, leads from the top and discards no point card;
 * the others defend once a shooter holds ``MOON_THREAT``: a seat that can win a trick holding a
   point card wins it, and none throws a point card on the shooter's trick.
 
@@ -16,15 +14,12 @@ Once every hand holds ``trick_solver.SOLVE_CARDS`` cards or fewer at the decisio
 (``trick_solver.solve_hearts``, paranoid). A draw is worth the others' mean points minus the
 seat's own (``trick_solver.hearts_value``).
 
-``pass_candidates`` names a modest set of triples (basic's, the triples of the riskiest cards, a
-void, the high spades, the low cards of a moon hand), which the post-match analysis and the hints
-compare by the rollouts (the others pass by basic's rule from their drawn hands). The bot itself
-passes by basic's rule: measured, the triples the rollouts preferred to it did no better in play,
-and worse the more draws judged them (docs/BOTS.md).
+A rollout from a pass (the post-match analysis and the hints compare passes, analyse.py) has the
+seats yet to pass pass by basic's rule. The bot itself passes by basic's rule: measured, the
+triples the rollouts preferred to it did no better in play, and worse the more draws judged them
+(docs/BOTS.md).
 """
 from __future__ import annotations
-
-import itertools
 
 from games.engine import cards as C
 from games.engine import hearts as H
@@ -32,12 +27,11 @@ from games.engine import hearts as H
 from . import basic, trick_solver as T
 
 EPSILON = 0.08
-PASS_POOL = 6               # every triple of this many riskiest cards is a candidate
 MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
                             # many, goes for the moon and the others stop it (measured against
-                            # basic, same decks: at 5, and shooting every moon_hand from the
-                            # first trick, the bot lost ~1 card point a deal to the version with no
-                            # moon play; at 10 without the dealt-hand plan about half of that)
+                            # basic, same decks: at 5, and shooting every dealt moon hand from
+                            # the first trick, the bot lost ~1 card point a deal to the version
+                            # with no moon play; at 10 without the dealt-hand plan about half of that)
 
 _LOW13 = (1 << 13) - 1
 _POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
@@ -53,25 +47,6 @@ def _low(mask: int) -> int:
 
 def _count(mask: int) -> int:
     return mask.bit_count()
-
-
-def moon_hand(hand: int) -> bool:
-    """A hand that can take every point card: long hearts from the top, and strength outside."""
-    hearts = hand >> 26 & _LOW13
-    if _count(hearts) < 6 or hearts >> 10 != 0b111:        # at least six, with A K Q
-        return False
-    tops = 0
-    for suit in (0, 1, 3):
-        field = hand >> (13 * suit) & _LOW13
-        if not field:
-            continue
-        if field >> 12 & 1:
-            tops += 1 + (field >> 11 & 1)
-        elif _count(field) <= 1:
-            tops += 1                                       # a void soon
-        else:
-            return False                                    # an unguarded suit loses a trick
-    return tops >= 3
 
 
 def rollout(s, rng, seat):
@@ -211,42 +186,3 @@ def _plain_move(s, seat) -> int:
         return _high_rank(playable)
     safe = playable & ~_POINT_CARDS or playable
     return min(H.cards_in(safe), key=lambda c: c % 13)
-
-
-# === the pass =======================================================================================
-
-def pass_candidates(view: dict) -> list[dict]:
-    """Triples worth searching, basic's first."""
-    hand = [C.INDEX[c] for c in view["legal"][0]["cards"]]
-    mask = C.mask_of(hand)
-    first = [C.INDEX[c] for c in basic.hearts_pass(view, hand)]
-    rest = [c for c in hand if c not in first]
-    pool = (first + [C.INDEX[c] for c in basic.hearts_pass(view, rest)])[:PASS_POOL]
-    triples = [tuple(sorted(first))]
-    triples += [tuple(sorted(t)) for t in itertools.combinations(pool, 3)]
-    ranked = first + [c for c in pool if c not in first] + sorted(
-        (c for c in hand if c not in pool), key=lambda c: -(c % 13))
-    # Void a short suit (clubs, diamonds; spades without QS), filling with the riskiest cards.
-    for suit in range(4):
-        cards = [c for c in hand if c // 13 == suit]
-        if 1 <= len(cards) <= 3 and suit != C.HEARTS:
-            fill = [c for c in ranked if c not in cards][:3 - len(cards)]
-            triples.append(tuple(sorted(cards + fill)))
-    # The high spades, and the high hearts.
-    for suit, top in ((C.SPADES, 10), (C.HEARTS, 9)):
-        high = [c for c in sorted(hand, reverse=True) if c // 13 == suit and c % 13 >= top][:3]
-        if high:
-            fill = [c for c in ranked if c not in high][:3 - len(high)]
-            triples.append(tuple(sorted(high + fill)))
-    # A moon hand keeps its strength together: pass the lowest cards outside hearts.
-    if moon_hand(mask) or _count(mask & H.HEARTS_MASK) >= 6:
-        low = sorted((c for c in hand if c // 13 != C.HEARTS), key=lambda c: c % 13)[:3]
-        if len(low) == 3:
-            triples.append(tuple(sorted(low)))
-    seen = []
-    for t in triples:
-        if t not in seen:
-            seen.append(t)
-    seat = view["seat"]
-    return [{"seat": seat, "type": "pass", "cards": [C.CODES[c] for c in t]} for t in seen]
-
