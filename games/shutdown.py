@@ -31,6 +31,7 @@ import threading
 from django.conf import settings
 
 from . import collector, liveness, loop_watch
+from .spawn import spawn
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,8 @@ def on_terminate(signum, frame) -> None:
         return
 
     def start() -> None:
-        loop.create_task(_drain()).add_done_callback(lambda _t: _stop_server(signum, frame))
+        # Held until done (spawn): the loop keeps only a weak reference to a task.
+        spawn(_drain()).add_done_callback(lambda _t: _stop_server(signum, frame))
 
     # The handler may run inside the loop's poll: call_soon_threadsafe wakes it.
     loop.call_soon_threadsafe(start)
