@@ -70,6 +70,8 @@ def detail(request, tournament_id):
     ctx = _context(request, t)
     ctx["ws_url"] = f"/ws/tournament/{t.pk}/"
     ctx["live_url"] = reverse("tournament_live", args=[t.pk])
+    # A finished or cancelled tournament changes no more: no socket, no "Live" dot.
+    ctx["over"] = t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     return render(request, "tournaments/detail.html", ctx)
 
 

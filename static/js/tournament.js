@@ -27,7 +27,7 @@
     loading = true;
     fetch(app.dataset.liveUrl, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) { live.innerHTML = html; shown = currentVersion(); followMyTable(); tick(); })
+      .then(function (html) { live.innerHTML = html; shown = currentVersion(); followMyTable(); tick(); stopIfOver(); })
       .catch(function () { /* the next message or reconnect tries again */ })
       .then(function () { loading = false; if (again) { again = false; refresh(); } });
   }
@@ -65,9 +65,25 @@
 
   window.tournamentPage = { refresh: refresh, version: function () { return shown; } };
 
+  // A tournament that is over changes no more: the page stops listening and drops its "Live" dot
+  // (rendered finished, it has neither: the server leaves the dot out).
+  function over() {
+    var node = live.querySelector("[data-status]");
+    return !!node && (node.dataset.status === "finished" || node.dataset.status === "cancelled");
+  }
+  var socket = null;
+  function stopIfOver() {
+    if (!over()) return false;
+    if (conn) conn.remove();
+    conn = null;
+    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+    return true;
+  }
+
   function connect() {
+    if (stopIfOver()) return;
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var ws = new WebSocket(proto + location.host + app.dataset.wsUrl);
+    var ws = socket = new WebSocket(proto + location.host + app.dataset.wsUrl);
     setConn(delay > 500 ? "lost" : "connecting");
     ws.onopen = function () { delay = 500; setConn("online"); };
     ws.onmessage = function (ev) {

@@ -175,6 +175,19 @@ def test_the_live_lists_say_what_their_dot_means(server, new_page):
     page.wait_for_function("() => document.getElementById('tournament-conn').classList.contains('conn-online')")
     conn = page.locator("#tournament-conn")
     assert conn.inner_text().strip() == "Live" and conn.get_attribute("role") == "status"
+    assert "by itself" in conn.get_attribute("title")
+
+    # Once it is over the page changes no more: the dot goes and the socket closes, and a finished
+    # tournament's page opens none.
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    server.shell("from tournaments.models import Tournament; "
+                 f"Tournament.objects.filter(pk={tournament}).update(status='finished')")
+    page.evaluate("window.tournamentPage.refresh()")       # as an update on the socket does
+    page.wait_for_function("() => !document.getElementById('tournament-conn')")
+    page.goto(f"{server.url}/tournaments/{tournament}/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#tournament-conn").count() == 0 and sockets == []
     assert not page.js_errors, page.js_errors
 
 
