@@ -34,6 +34,20 @@ def matches(ala, make_bot):
     return out
 
 
+def test_a_hearts_match_lost_says_the_place_a_sixty_six_one_does_not(client, ala, make_bot):
+    """In hearts a "loss" may be second of four with the rating up: the row says the place."""
+    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    finished_match(ala, "hearts", [b1, ala, b2, b3], seed=5, ranks=[1, 2, 3, 4])
+    finished_match(ala, "sixtysix", [b1, ala], seed=6, ranks=[1, 2])
+    rows = client.get(reverse("history", args=["ala"])).content.decode().split("<tr")[2:]
+    hearts = next(r for r in rows if "Hearts" in r)
+    sixtysix = next(r for r in rows if "Sixty-six" in r)
+    assert "place 2 of 4" in hearts and "place" not in sixtysix
+    finished_match(ala, "hearts", [ala, b1, b2, b3], seed=7, ranks=[1, 2, 3, 4])
+    won = client.get(reverse("history", args=["ala"])).content.decode().split("<tr")[2]
+    assert "Hearts" in won and ">win<" in won and "place" not in won
+
+
 def replay_data(html: str) -> dict:
     return json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1))
 
