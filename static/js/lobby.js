@@ -121,6 +121,17 @@
       tr.appendChild(st);
       var act = el("td");
       var url = tableUrl(tb.id);
+      // The viewer's own table: back to it, not "Watch" (nor "Join": he sits there already).
+      var me = app.dataset.me;
+      if (me && (tb.seats || []).some(function (s) { return s.name === me && !s.is_bot; })) {
+        var mine = el("a", "btn small primary", t("your_table"));
+        mine.href = url;
+        mine.setAttribute("data-action", "mine");
+        act.appendChild(mine);
+        tr.appendChild(act);
+        rows.appendChild(tr);
+        return;
+      }
       if (tb.status === "waiting" && open > 0) {
         var j = el("a", "btn small primary", t("join"));
         j.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "sit=1";

@@ -51,16 +51,22 @@ def test_it_keeps_join_and_watch_in_sight_beside_a_150_character_name(server, ne
                                                                      viewport, artifacts):
     name, table_id = long_named
     width, height = VIEWPORTS[viewport]
-    page = new_page(width, height)
-    log_in(page, server, name)
-    page.goto(server.url + "/play/hearts/")
-    row = page.locator(f"#lobby-rows tr[data-table='{table_id}']")
+    visitor = new_page(width, height)         # another player: may join or watch
+    visitor.goto(server.url + "/play/hearts/")
+    row = visitor.locator(f"#lobby-rows tr[data-table='{table_id}']")
     row.locator("[data-action=join]").wait_for()
-    page.screenshot(path=str(artifacts / f"lobby-long-name-{viewport}.png"), full_page=True)
-
     for action in ("join", "watch"):
         box = row.locator(f"[data-action={action}]").bounding_box()
         assert inside(box, width), (action, box)
+    assert visitor.evaluate("document.documentElement.scrollWidth") <= width
+
+    page = new_page(width, height)            # the long-named player himself: back to his table
+    log_in(page, server, name)
+    page.goto(server.url + "/play/hearts/")
+    row = page.locator(f"#lobby-rows tr[data-table='{table_id}']")
+    row.locator("[data-action=mine]").wait_for()
+    page.screenshot(path=str(artifacts / f"lobby-long-name-{viewport}.png"), full_page=True)
+    assert inside(row.locator("[data-action=mine]").bounding_box(), width)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
     chip = row.locator(".seat-chip", has_text=name[:20])

@@ -39,6 +39,13 @@ def test_the_lobby_form_leaves_every_other_seat_open(server, new_page):
     table = page.evaluate("window.tableClient.state.table")
     assert table["status"] == "waiting"
     assert [s["name"] is None for s in table["seats"]] == [False, True, True, True]
+    # Back in the lobby, his own table offers the way back to it, not "Watch" or "Join".
+    page.goto(f"{server.url}/play/hearts/")
+    row = page.locator(f"#lobby-rows tr[data-table='{table['id']}']")
+    row.locator("[data-action=mine]").wait_for()
+    assert row.locator("td:last-child a").all_inner_texts() == ["Your table"]
+    row.locator("[data-action=mine]").click()
+    page.wait_for_url(re.compile(rf"/table/{table['id']}/"))
     assert not page.js_errors, page.js_errors
 
 
