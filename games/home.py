@@ -87,8 +87,9 @@ def _games(request, errors: dict | None = None) -> list[dict]:
     return out
 
 
-def _open_tables() -> list[dict]:
-    """Public tables waiting for a player, newest first, with who sits there."""
+def _open_tables(user) -> list[dict]:
+    """Public tables waiting for a player, newest first, with who sits there (``mine``: ``user``
+    sits at it himself, so it offers the way back, not a seat)."""
     tables = list(Table.objects.filter(private=False, status=Status.WAITING, seats__user=None)
                   .distinct().order_by("-id")[:OPEN_TABLES])
     seats: dict[int, list[Seat]] = {}
@@ -104,19 +105,20 @@ def _open_tables() -> list[dict]:
                 names.append({"bot": True, "name": bot_label(s.user.bot_level)})
             else:
                 names.append({"name": s.user.username})
+        mine = user.is_authenticated and any(s.user_id == user.pk for s in seats.get(t.pk, []))
         out.append({"id": t.pk, "game": game_label(t.game), "variant": variant_label(t.variant),
-                    "rated": t.rated, "seats": names,
+                    "rated": t.rated, "seats": names, "mine": mine,
                     "open": sum(1 for n in names if n.get("open")),
                     "clock": f"{t.bank_seconds // 60}+{t.increment_seconds}" if t.bank_seconds % 60 == 0
                     else f"{t.bank_seconds}s+{t.increment_seconds}",
-                    "url": reverse("table", args=[t.pk]) + "?sit=1"})
+                    "url": reverse("table", args=[t.pk]) + ("" if mine else "?sit=1")})
     return out
 
 
 def _page(request, errors: dict | None = None, status: int = 200):
     return render(request, "home.html", {
         "games": _games(request, errors),
-        "open_tables": _open_tables(),
+        "open_tables": _open_tables(request.user),
         "page_error": (errors or {}).get(""),
     }, status=status)
 

@@ -60,6 +60,11 @@ def test_it_shows_the_live_counts_and_the_tables_waiting_for_a_player(client, ma
     html = client.get("/").content.decode()
     joins = re.findall(r'href="(/table/\d+/\?sit=1)" data-action="join"', html)
     assert joins == [f"/table/{waiting.pk}/?sit=1"]
+    # Who sits there himself is offered his way back, not a seat.
+    client.force_login(ola)
+    html = client.get("/").content.decode()
+    assert re.findall(r'href="(/table/\d+/[^"]*)" data-action="mine">Your table', html) == [f"/table/{waiting.pk}/"]
+    assert 'data-action="join"' not in html
 
 
 def test_play_now_starts_a_table_against_bots_of_the_chosen_level(client, make_user, task_queue):
