@@ -266,8 +266,9 @@ def history(person, viewer, *, game: str | None = None, variant: str | None = No
 
 
 def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
-    """Attach to each history row its match's other players (``.others``) and the person's rating
-    change (``.change``): two queries for a whole page."""
+    """Attach to each history row its match's other players (``.others``), the person's rating
+    change (``.change``) and how many sides played (``.sides``: a place says more than "loss" where
+    there were more than two): two queries for a whole page."""
     ids = [r.match_id for r in rows]
     seats: dict[int, list[MatchPlayer]] = {}
     for p in (MatchPlayer.objects.filter(match_id__in=ids).select_related("user")
@@ -281,6 +282,7 @@ def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
     for r in rows:
         r.others = [p for p in seats.get(r.match_id, []) if p.seat != r.seat]
         r.change = changes.get(r.match_id)
+        r.sides = len(core.get_rules(r.game).teams(r.variant))
     return rows
 
 
