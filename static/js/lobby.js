@@ -121,28 +121,23 @@
       tr.appendChild(st);
       var act = el("td");
       var url = tableUrl(tb.id);
+      var link = function (cls, label, href, action) {
+        var a = el("a", "btn small" + cls, t(label));
+        a.href = href;
+        a.setAttribute("data-action", action);
+        act.appendChild(a);
+      };
       // The viewer's own table: back to it, not "Watch" (nor "Join": he sits there already).
       var me = app.dataset.me;
       if (me && (tb.seats || []).some(function (s) { return s.name === me && !s.is_bot; })) {
-        var mine = el("a", "btn small primary", t("your_table"));
-        mine.href = url;
-        mine.setAttribute("data-action", "mine");
-        act.appendChild(mine);
-        tr.appendChild(act);
-        rows.appendChild(tr);
-        return;
+        link(" primary", "your_table", url, "mine");
+      } else {
+        if (tb.status === "waiting" && open > 0) {
+          link(" primary", "join", url + (url.indexOf("?") < 0 ? "?" : "&") + "sit=1", "join");
+          act.appendChild(document.createTextNode(" "));
+        }
+        link("", "watch", url, "watch");
       }
-      if (tb.status === "waiting" && open > 0) {
-        var j = el("a", "btn small primary", t("join"));
-        j.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "sit=1";
-        j.setAttribute("data-action", "join");
-        act.appendChild(j);
-        act.appendChild(document.createTextNode(" "));
-      }
-      var w = el("a", "btn small", t("watch"));
-      w.href = url;
-      w.setAttribute("data-action", "watch");
-      act.appendChild(w);
       tr.appendChild(act);
       rows.appendChild(tr);
     });
