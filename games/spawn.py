@@ -1,5 +1,5 @@
-"""Tasks started and not awaited (a socket's cleanup after it was killed, a hint's search, the drain
-after SIGTERM).
+"""Tasks started and not awaited (a socket's cleanup after it was killed, a hint's search, a table
+hub's reader, the drain after SIGTERM).
 
 asyncio keeps only a weak reference to a task, so a task nobody holds may be collected before it
 ends (the asyncio documentation's warning on ``create_task``); ``spawn`` holds each one here until

@@ -69,6 +69,7 @@
     conn.title = t("conn_" + state + "_title");
   }
 
+  var me = app.dataset.me;      // the viewer's name ("" for a visitor), as the seats carry it
   function render(tables) {
     while (rows.firstChild) rows.removeChild(rows.firstChild);
     if (!tables.length) {
@@ -128,7 +129,6 @@
         act.appendChild(a);
       };
       // The viewer's own table: back to it, not "Watch" (nor "Join": he sits there already).
-      var me = app.dataset.me;
       if (me && (tb.seats || []).some(function (s) { return s.name === me && !s.is_bot; })) {
         link(" primary", "your_table", url, "mine");
       } else {
