@@ -32,7 +32,7 @@ class RegisterForm(UserCreationForm):
         # UserCreationForm.clean_username records "already exists" (case-insensitively) and returns
         # None for a taken name: there is nothing more to check then.
         name = super().clean_username()
-        if name and name.lower().startswith(("bot-", "guest-")):
+        if name and names.is_reserved(name):
             raise forms.ValidationError(_("This name is reserved."))
         if name and confusable_with_existing(name):
             raise forms.ValidationError(_("This name looks too much like a player's name that "

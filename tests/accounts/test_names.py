@@ -89,3 +89,42 @@ def test_the_migration_gives_existing_users_their_key():
     executor.migrate(after)
     keys = dict(User.objects.values_list("username", "name_key"))
     assert keys == {"alice1": names.name_key("alice1"), "Ian": names.name_key("lan")}
+
+
+@pytest.mark.parametrize("look_alike", ["ᴅemo", "ᴅᴇᴍᴏ", "ＤＥＭＯ", "DEMO"])
+def test_small_capitals_and_wide_letters_read_as_the_name_they_spell(client, make_user, look_alike):
+    make_user("demo")
+    r = register(client, look_alike)
+    assert r.status_code == 200
+    assert field_errors(r.content.decode(), "username") != []
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["guest_1", "Bot_basic", "bot.basic", "BOT+x", "ɢuest-12", "b0t-basic",
+                                  "guest@home"])
+def test_reserved_prefixes_are_refused_across_separators_and_look_alikes(client, name):
+    r = register(client, name)
+    assert r.status_code == 200, name
+    assert field_errors(r.content.decode(), "username") == ["This name is reserved."]
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["botany", "guesthouse", "robot-1", "bot", "guest"])
+def test_names_merely_starting_with_the_words_are_free(client, name):
+    assert register(client, name).status_code == 302, name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_rekeys_existing_users_so_small_capitals_meet_their_letters():
+    before = [("accounts", "0003_user_name_key")]
+    after = [("accounts", "0004_name_key_folds_small_capitals")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    OldUser = executor.loader.project_state(before).apps.get_model("accounts", "User")
+    OldUser.objects.create(username="ᴅᴇᴍᴏ", name_key="ᴅᴇʍo")      # the key as it used to be
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    assert User.objects.get(username="ᴅᴇᴍᴏ").name_key == names.name_key("demo")
+    assert confusable_with_existing("demo")
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
