@@ -26,8 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import (bots, broadcast, clocks, fair_deals, hints, limits, loading, messages, prepared, reasons,
-                   scheduling, thinking)
+from games import (bots, broadcast, chat_text, clocks, fair_deals, hints, limits, loading, messages, prepared,
+                   reasons, scheduling, thinking)
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -629,13 +629,15 @@ def seed(table_id: int, user, commitment, client_seed) -> None:
 def chat(table_id: int, user, text) -> dict:
     if user is None or not user.is_authenticated:
         raise ServiceError("forbidden", _("Log in or play as a guest to chat."))
-    if not isinstance(text, str) or not text.strip() or len(text) > 500:
+    if isinstance(text, str):
+        text = chat_text.clean(text)     # no control or bidi-override characters
+    if not isinstance(text, str) or not text or len(text) > 500:
         raise ServiceError("bad_request", _("A chat message has 1 to 500 characters."))
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ServiceError("not_found", _("There is no such table."))
     limits.check_chat(user, text)       # per user, in the shared cache: rate and repeated words
-    msg = ChatMessage.objects.create(table=table, user=user, name=user.display_name, text=text.strip())
+    msg = ChatMessage.objects.create(table=table, user=user, name=user.display_name, text=text)
     game = table.game
     broadcast.send_on_commit(lambda: messages.chat_messages(table_id, game, msg))
     return msg.as_json()
