@@ -1,5 +1,6 @@
 import json
 
+from django.db.models import Q
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,9 +19,14 @@ from .rules_views import rules_link_label
 
 def profile_tables(sender, person, viewer, **kwargs) -> dict:
     """A profile page's tables still open or being played (accounts.signals.profile_shown);
-    finished matches are in the history (ratings)."""
-    seats = (Seat.objects.filter(user=person).exclude(table__status="finished").select_related("table")
-             .order_by("-table__created_at")[:30])
+    finished matches are in the history (ratings). Only those the viewer may watch by their link
+    alone: no private table (it needs its invite) and no duplicate round's table (it takes no
+    spectators while the round's boards are secret), unless the viewer owns it or sits there."""
+    shown = Q(table__private=False, table__duplicate__isnull=True)
+    if viewer is not None and viewer.is_authenticated:
+        shown |= Q(table__owner=viewer) | Q(table__in=Seat.objects.filter(user=viewer).values("table"))
+    seats = (Seat.objects.filter(user=person).filter(shown).exclude(table__status="finished")
+             .select_related("table").order_by("-table__created_at")[:30])
     return {"seats": seats}
 
 
