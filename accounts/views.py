@@ -16,13 +16,16 @@ def register(request):
     if request.method == "POST":
         form = RegisterForm(request.POST)
         try:
-            limits.check(request, "register")       # REGISTER_RATE per address
+            limits.check(request, "register")       # REGISTER_RATE per address: over it, no form to read
+            # Counted atomically before the account is made, so that simultaneous sign-ups cannot
+            # all pass the check; a form sent back with a mistake is not counted.
+            if form.is_valid():
+                limits.take(request, "register")
         except limits.Limited as over:
             form.add_error(None, over.message)
             return over.answer(render(request, "accounts/register.html", {"form": form}))
         if form.is_valid():
             user = form.save()
-            limits.count(request, "register")
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
             return redirect("home")

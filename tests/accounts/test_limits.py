@@ -168,3 +168,46 @@ def test_it_limits_guests_made_by_play_now(settings, clock):
     r = Client().post(reverse("play_now"), play, REMOTE_ADDR="10.0.0.1")
     assert r.status_code == 429 and "Too many guest accounts" in r.content.decode()
     assert User.objects.filter(is_guest=True).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_registrations_cannot_all_slip_under_the_limit(settings, clock, monkeypatch):
+    """Fourteen sign-ups from one address at once, under 10/h: exactly ten accounts. Each request
+    is held just before its account is saved until all fourteen are there (or, once fewer can
+    come, a few seconds): the moment a check-then-count let all of them through."""
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    from accounts.forms import RegisterForm
+
+    settings.REGISTER_RATE = "10/h"
+    senders = 14
+    arrived = threading.Condition()
+    waiting = []
+    save = RegisterForm.save
+
+    def held_save(form, *args, **kwargs):
+        with arrived:
+            waiting.append(form)
+            arrived.notify_all()
+            arrived.wait_for(lambda: len(waiting) == senders, timeout=3)
+        return save(form, *args, **kwargs)
+
+    monkeypatch.setattr(RegisterForm, "save", held_save)
+    answers = []
+
+    def sign_up(n):
+        try:
+            answers.append(register(Client(), f"player{n}", "10.0.0.1").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sign_up, args=(n,)) for n in range(senders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers) == [302] * 10 + [429] * 4
+    assert User.objects.count() == 10
