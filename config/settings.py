@@ -352,6 +352,14 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_FRA
 # Open sockets per client address and per account, across every web process (0: no limit).
 SOCKET_PER_ADDRESS = env.int("SOCKET_PER_ADDRESS", default=60)
 SOCKET_PER_ACCOUNT = env.int("SOCKET_PER_ACCOUNT", default=30)
+# The embedded server's guard against half-open requests (config/http_guard.py; behind nginx, its
+# client_header_timeout and limit_conn do this, deploy/nginx.conf): seconds to send a request's
+# head, then its body; plain HTTP connections open at once per client address and in all (0: off;
+# the total is capped below the process's file limit, which the server raises to its hard limit).
+HTTP_HEADER_TIMEOUT_SECONDS = env.float("HTTP_HEADER_TIMEOUT_SECONDS", default=10.0)
+HTTP_BODY_TIMEOUT_SECONDS = env.float("HTTP_BODY_TIMEOUT_SECONDS", default=30.0)
+HTTP_CONNECTIONS_PER_ADDRESS = env.int("HTTP_CONNECTIONS_PER_ADDRESS", default=32)
+HTTP_CONNECTIONS_TOTAL = env.int("HTTP_CONNECTIONS_TOTAL", default=4096)
 # The bot API (docs/BOTS.md): HTTP requests per bot account, and how long a challenge waits.
 BOT_API_RATE = _rate("BOT_API_RATE", "60/m")
 BOT_CHALLENGE_SECONDS = env.int("BOT_CHALLENGE_SECONDS", default=60)

@@ -62,7 +62,7 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
         # Every browser test comes from 127.0.0.1 and types fast: limits it cannot reach.
         "LOGIN_FAILURE_LIMIT": "1000", "REGISTER_RATE": "100000/m", "GUEST_RATE": "100000/m",
         "TABLE_CREATE_RATE": "100000/m", "CHAT_RATE": "100000/m", "CHAT_REPEAT_SECONDS": "0",
-        "SOCKET_PER_ADDRESS": "0",
+        "SOCKET_PER_ADDRESS": "0", "HTTP_CONNECTIONS_PER_ADDRESS": "0",
     })
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -83,7 +83,7 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
 
     try:
         _wait_for_port(port, proc)
-        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell,
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", port=port, env=env, shell=shell, pid=proc.pid,
                               log=log_path, server=server)
     finally:
         for started in shells:

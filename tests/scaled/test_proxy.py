@@ -1,13 +1,16 @@
 """deploy/nginx.conf under a real nginx: a table's sockets reach one web process, everything else
-is spread, WebSocket upgrades pass, and the client's address replaces X-Forwarded-For."""
+is spread, WebSocket upgrades pass, the client's address replaces X-Forwarded-For, half-open
+requests are closed and one address's requests in progress are capped."""
 from __future__ import annotations
 
 import http.client
 import json
 import re
 import shutil
+import socket
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -23,6 +26,9 @@ class _Backend(BaseHTTPRequestHandler):
     """A stand-in web process: answers with its name and the headers the proxy sent it."""
 
     def do_GET(self):
+        if self.path == "/hold":        # a request in progress until the test lets it go
+            self.server.arrived.release()
+            self.server.release.wait(60)
         body = json.dumps({"backend": self.server.name, "headers": dict(self.headers)}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -37,17 +43,24 @@ class _Backend(BaseHTTPRequestHandler):
 def _backend(name: str) -> ThreadingHTTPServer:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Backend)
     server.name = name
+    server.release = threading.Event()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
 
+HEADER_SECONDS = 2      # the file's client_header_timeout, made short for the test
+PER_ADDRESS = 4         # the file's limit_conn, made small for the test
+PATIENCE = 60
+
+
 @pytest.fixture
-def proxy(tmp_path: Path):
+def proxy(tmp_path: Path, backends):
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     require(nginx is not None, "nginx (Debian's nginx-light; `make test` installs it)")
-    backends = [_backend("web1"), _backend("web2")]
     port = _free_port()
     conf = CONF.read_text()
+    conf = re.sub(r"client_header_timeout \d+s;", f"client_header_timeout {HEADER_SECONDS}s;", conf)
+    conf = re.sub(r"limit_conn cards_per_address \d+;", f"limit_conn cards_per_address {PER_ADDRESS};", conf)
     # This file's two upstream servers and its port, pointed at the stand-ins.
     upstreams = iter(f"server 127.0.0.1:{b.server_address[1]};" for b in backends)
     conf = re.sub(r"server 127\.0\.0\.1:\d+;", lambda _m: next(upstreams), conf)
@@ -75,9 +88,19 @@ http {{
     finally:
         proc.terminate()
         proc.wait(10)
-        for b in backends:
-            b.shutdown()
-            b.server_close()
+
+
+@pytest.fixture
+def backends():
+    started = [_backend("web1"), _backend("web2")]
+    arrived = threading.Semaphore(0)         # one release per held request in progress
+    for b in started:
+        b.arrived = arrived
+    yield started
+    for b in started:
+        b.release.set()
+        b.shutdown()
+        b.server_close()
 
 
 def _get(port: int, path: str, headers: dict | None = None) -> dict:
@@ -109,3 +132,57 @@ def test_a_websocket_upgrade_passes_and_the_client_address_replaces_x_forwarded_
     assert seen["Upgrade"] == "websocket"
     assert seen["Connection"] == "upgrade"
     assert seen["X-Forwarded-For"] == "127.0.0.1"      # not "203.0.113.9, 127.0.0.1": no spoofing
+
+
+def _until_closed(conn: socket.socket) -> bytes:
+    """What the proxy sends until it closes the connection (a reset counts as closed)."""
+    got = b""
+    try:
+        while chunk := conn.recv(4096):
+            got += chunk
+    except ConnectionResetError:
+        pass
+    return got
+
+
+def _status(port: int, path: str, source: str = "127.0.0.1") -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE, source_address=(source, 0))
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_half_open_requests_are_closed_by_the_header_timeout_while_pages_answer(proxy):
+    held = []
+    try:
+        for _ in range(200):
+            # Fifteen times the file's timeout (as the test sets it), half nginx's default of 60 s.
+            conn = socket.create_connection(("127.0.0.1", proxy), timeout=15 * HEADER_SECONDS)
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            held.append(conn)
+        assert _status(proxy, "/") == 200
+        for conn in held:
+            assert not _until_closed(conn).startswith(b"HTTP/1.1 200")
+    finally:
+        for conn in held:
+            conn.close()
+
+
+def test_one_address_cannot_have_more_requests_in_progress_than_its_share(proxy, backends):
+    pool = ThreadPoolExecutor(PER_ADDRESS)
+    try:
+        holding = [pool.submit(_status, proxy, "/hold") for _ in range(PER_ADDRESS)]
+        for _ in holding:
+            assert backends[0].arrived.acquire(timeout=PATIENCE)
+        assert _status(proxy, "/") == 429                           # one more from the address
+        assert _status(proxy, "/", source="127.0.0.2") == 200      # another address is served
+        for b in backends:
+            b.release.set()
+        assert [f.result(PATIENCE) for f in holding] == [200] * PER_ADDRESS
+        assert _status(proxy, "/") == 200
+    finally:
+        for b in backends:
+            b.release.set()
+        pool.shutdown()
