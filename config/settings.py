@@ -349,6 +349,9 @@ SOCKET_MESSAGE_BYTES = env.int("SOCKET_MESSAGE_BYTES", default=16384)
 # --websocket-max-message-size and --websocket-max-frame-size (`manage.py runserver`: these two).
 SOCKET_FRAME_BYTES = 65536
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_FRAME_BYTES
+# A table socket's `sync` is answered with a snapshot at most once this often; those that come
+# sooner are answered together when the time is up (games/sync_pace.py).
+SYNC_SECONDS = env.float("SYNC_SECONDS", default=1.0)
 # Open sockets per client address and per account, across every web process (0: no limit).
 SOCKET_PER_ADDRESS = env.int("SOCKET_PER_ADDRESS", default=60)
 SOCKET_PER_ACCOUNT = env.int("SOCKET_PER_ACCOUNT", default=30)

@@ -15,6 +15,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -28,6 +29,7 @@ from .ordering import UpdateOrder
 from .outbox import Outbox
 from .socket_base import CLIENT_GONE, ThinConsumer, in_thread
 from .spawn import spawn
+from .sync_pace import SyncPace
 
 log = logging.getLogger(__name__)
 SLOW_SECONDS = 2.0      # a message slower than this to apply and send is logged
@@ -82,6 +84,7 @@ class TableConsumer(ThinConsumer):
         # Held while a snapshot is read and sent, and while an update is passed on: the hub's
         # messages do not come through Channels' one-at-a-time dispatch (see push).
         self.view_lock = asyncio.Lock()
+        self.sync_pace = SyncPace(settings.SYNC_SECONDS)      # a sync's snapshot at most once a second
         self.companions = socket_hooks.companions_of(self)
         self.events = {kind: c.handle for c in self.companions for kind in c.events}
 
@@ -121,6 +124,7 @@ class TableConsumer(ThinConsumer):
             self.forgotten = True
             return
         async with lock:
+            self.sync_pace.stop()
             self.outbox.clear()         # nothing runs for a closed socket
             self.order.stop()
             seat = self.seat
@@ -196,6 +200,7 @@ class TableConsumer(ThinConsumer):
             msg["events"] = events
         await self.send_json(msg)
         self.order.shown(msg["version"])
+        self.sync_pace.sent()
 
     def _snapshot(self):
         with translation.override(self.language):
@@ -207,7 +212,7 @@ class TableConsumer(ThinConsumer):
             return
         data, kind = socket_base.parse(text_data, bytes_data)
         if kind == "sync":
-            await self._resync()
+            await self.sync_pace.ask(self._resync)
             return
         command = socket_hooks.command(kind)
         if command is not None:

@@ -58,7 +58,8 @@ async def play_match(game, n_humans, make_user, task_queue, guard, scores=None, 
         for s in everyone:
             await s.drain()
             s.unchecked.clear()
-            await s.send({"type": "sync"})
+            # Answered when the socket's second since its last snapshot is up (games/sync_pace.py).
+            assert (await s.request({"type": "sync"}))["type"] == "snapshot"
     steps = 0
     while True:
         await db(task_queue.run_due)()
