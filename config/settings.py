@@ -333,6 +333,9 @@ RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)
 CHAT_RATE = _rate("CHAT_RATE", "5/10s")
 HINT_RATE = _rate("HINT_RATE", "20/10m")      # hints per user (games/hints.py)
 CHAT_REPEAT_SECONDS = env.int("CHAT_REPEAT_SECONDS", default=30)
+# Pool joins and leaves per account, and how often everyone is sent the pools' counts (pool/pace.py).
+POOL_CHANGE_RATE = _rate("POOL_CHANGE_RATE", "12/m")
+POOL_COUNTS_SECONDS = env.float("POOL_COUNTS_SECONDS", default=1.0)
 # Socket messages per connection: a bucket of SOCKET_BURST refilled at SOCKET_RATE a second; a
 # connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS is closed (4429).
 SOCKET_BURST = env.int("SOCKET_BURST", default=20)

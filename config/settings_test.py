@@ -17,7 +17,8 @@ SHOWCASE = False            # a test that wants the showcase tables turns it on
 # needs a request in every authenticate(); the login-limit tests turn it on.
 AXES_ENABLED = False
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
-REGISTER_RATE = GUEST_RATE = TABLE_CREATE_RATE = CHAT_RATE = BOT_API_RATE = RECORD_UPLOAD_RATE = HINT_RATE = "100000/m"
+REGISTER_RATE = GUEST_RATE = TABLE_CREATE_RATE = CHAT_RATE = BOT_API_RATE = RECORD_UPLOAD_RATE = HINT_RATE = \
+    POOL_CHANGE_RATE = "100000/m"
 CHAT_REPEAT_SECONDS = 0
 SOCKET_BURST = 100000
 SOCKET_PER_ADDRESS = SOCKET_PER_ACCOUNT = 0

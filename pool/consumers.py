@@ -23,7 +23,7 @@ from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
 from games.labels import bot_level_choices
 
-from . import services
+from . import pace, services
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,11 @@ class PoolConsumer(ThinConsumer):
         if await self.over_limit():
             return
         data, kind = socket_base.parse(text_data, bytes_data)
+        if kind in ("join", "leave"):           # POOL_CHANGE_RATE per account (pool/pace.py)
+            _sent, error = await in_thread(self._call)(pace.take_change, self.user)
+            if error is not None:
+                await self.send_json(error)
+                return
         if kind == "join":
             sent, error = await in_thread(self._call)(services.join, self.user, data.get("pool"), self.channel_name)
             if error is None:

@@ -28,7 +28,7 @@ from games.errors import ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import Seat, Table
 
-from . import catalogue, pairing
+from . import catalogue, pace, pairing
 from .models import PoolEntry
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,14 @@ def _tell(user_id: int, message: dict) -> None:
 
 
 def _counts_changed() -> None:
-    broadcast.send_on_commit(lambda: [_event(COUNTS_GROUP, counts_message())])
+    # At most once a second; the rest are sent by beat's round (pool/pace.py).
+    broadcast.send_on_commit(lambda: [_event(COUNTS_GROUP, counts_message())] if pace.send_now() else [])
+
+
+def send_held_counts() -> None:
+    """The counts of changes held back by pool/pace.py, when their time has come."""
+    if pace.held_due():
+        broadcast.send_on_commit(lambda: [_event(COUNTS_GROUP, counts_message())])
 
 
 def counts(now: datetime | None = None) -> dict[str, int]:

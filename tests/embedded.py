@@ -62,7 +62,7 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
         # Every browser test comes from 127.0.0.1 and types fast: limits it cannot reach.
         "LOGIN_FAILURE_LIMIT": "1000", "REGISTER_RATE": "100000/m", "GUEST_RATE": "100000/m",
         "TABLE_CREATE_RATE": "100000/m", "CHAT_RATE": "100000/m", "CHAT_REPEAT_SECONDS": "0",
-        "SOCKET_PER_ADDRESS": "0", "HTTP_CONNECTIONS_PER_ADDRESS": "0",
+        "SOCKET_PER_ADDRESS": "0", "HTTP_CONNECTIONS_PER_ADDRESS": "0", "POOL_CHANGE_RATE": "100000/m",
     })
     env.update(settings)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
