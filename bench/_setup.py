@@ -4,6 +4,7 @@
     python bench/_setup.py mix people:20,strong:5,expert:2
     python bench/_setup.py ... --ending N [--ending-deals K]   (after either form)
     python bench/_setup.py analyses T0 T1   -> JSON on stdout: the analyses, read after the window
+    python bench/_setup.py accounts K       -> JSON on stdout: K more logged-in accounts' session keys
 
 Creates the players, their tables (hearts and spades alternately; seats 1-3 bots of LEVEL (basic) when BOTS=1,
 or per table as the mix says)
@@ -157,20 +158,8 @@ def ending_table(owner: User, game: str, keep_deals: int, rng: random.Random) ->
     return table.pk
 
 
-def main() -> None:
-    argv = sys.argv[1:]
-    if argv[0] == "analyses":
-        print(json.dumps(analyses_in(float(argv[1]), float(argv[2]))))
-        return
-    ending = pop_option(argv, "--ending", 0)
-    keep_deals = pop_option(argv, "--ending-deals", 1)
-    levels = tables_of(argv)
-    # Creating a table schedules nothing we need here (its match starts later, from the socket).
-    scheduling._scheduler = lambda *a, **k: None
-    n_users = sum(1 if level else 4 for level in levels) + ending
-    users = User.objects.bulk_create([
-        User(username=f"bench{i:05d}", password="!bench-unusable") for i in range(n_users)])
-    users = list(User.objects.filter(username__startswith="bench").order_by("username"))
+def logged_in(users: list[User]) -> dict[int, str]:
+    """A session for each user (what a login stores): user id -> session key."""
     expire = timezone.now() + timedelta(days=1)
     store = SessionStore()
     sessions, keys = [], {}
@@ -181,6 +170,29 @@ def main() -> None:
         sessions.append(Session(session_key=key, session_data=store.encode(data), expire_date=expire))
         keys[u.pk] = key
     Session.objects.bulk_create(sessions, batch_size=500)
+    return keys
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv[0] == "analyses":
+        print(json.dumps(analyses_in(float(argv[1]), float(argv[2]))))
+        return
+    if argv[0] == "accounts":         # bench/flood.py's pool accounts: their session keys
+        users = User.objects.bulk_create([User(username=f"flood{i:05d}", password="!bench-unusable")
+                                          for i in range(int(argv[1]))])
+        print(json.dumps(list(logged_in(users).values())))
+        return
+    ending = pop_option(argv, "--ending", 0)
+    keep_deals = pop_option(argv, "--ending-deals", 1)
+    levels = tables_of(argv)
+    # Creating a table schedules nothing we need here (its match starts later, from the socket).
+    scheduling._scheduler = lambda *a, **k: None
+    n_users = sum(1 if level else 4 for level in levels) + ending
+    users = User.objects.bulk_create([
+        User(username=f"bench{i:05d}", password="!bench-unusable") for i in range(n_users)])
+    users = list(User.objects.filter(username__startswith="bench").order_by("username"))
+    keys = logged_in(users)
 
     out = []
     first = 0
