@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import prepared
+from games import prepared, spectator_view
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
@@ -269,8 +269,9 @@ def peek(table_id: int, reader: Callable[[Live], R]) -> R:
 
 def forget(table_id: int | None = None) -> None:
     """Drop what this process keeps of a table whose game rows were changed outside this module
-    without a new version (tests fast-forwarding a match)."""
+    without a new version (tests fast-forwarding a match): its spectators' snapshot too."""
     _live.forget(table_id)
+    spectator_view.forget(table_id)
 
 
 def load(table_id: int) -> Live:

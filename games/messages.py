@@ -24,7 +24,7 @@ from django.utils import timezone
 from games import wire
 from games.engine import core
 
-from . import clocks, fair_deals, hints, signals
+from . import clocks, fair_deals, hints, signals, spectator_view
 from .addresses import Message, ToSeat, everyone
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
@@ -175,7 +175,8 @@ def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int 
     the table's own people."""
     live = load(table_id)
     seat = seat_of(live, user)
-    msg = message(live, seat)
+    # A spectator's part is the same for all of them: built once per version (games/spectator_view.py).
+    msg = message(live, seat) if seat is not None else spectator_view.message(live, message)
     # Without the lines of players other apps hide from this user (moderation: those he muted).
     hidden: set[int] = set()
     for _receiver, ids in signals.chat_hidden.send(sender=Table, user=user):
