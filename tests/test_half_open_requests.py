@@ -150,3 +150,21 @@ def test_the_server_raised_its_open_files_limit_to_the_hard_limit(site):
     soft, hard = line.split()[3:5]
     assert soft == hard
     assert int(soft) == resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+
+def test_every_address_together_cannot_take_the_last_connections(tmp_path):
+    """The total cap (HTTP_CONNECTIONS_TOTAL, at least 64): one more plain HTTP connection, from any
+    address, is answered 503, and the held ones' deadlines give the places back."""
+    with embedded_site(tmp_path, HTTP_HEADER_TIMEOUT_SECONDS="2", HTTP_CONNECTIONS_PER_ADDRESS="0",
+                       HTTP_CONNECTIONS_TOTAL="64") as other:
+        held = half_open(other, 32) + half_open(other, 32, source="127.0.0.2")
+        extra = half_open(other, 3, source="127.0.0.3")
+        try:
+            for conn in extra:
+                assert answer(conn).startswith(b"HTTP/1.1 503 ")
+            for conn in held:
+                assert answer(conn).startswith(b"HTTP/1.1 408 ")
+        finally:
+            for conn in held + extra:
+                conn.close()
+        assert page_status(other, "127.0.0.3") == 200
