@@ -175,8 +175,13 @@ def snapshot(table_id: int, user, invite: str | None = None) -> tuple[dict, int 
     the table's own people."""
     live = load(table_id)
     seat = seat_of(live, user)
-    # A spectator's part is the same for all of them: built once per version (games/spectator_view.py).
-    msg = message(live, seat) if seat is not None else spectator_view.message(live, message)
+    if seat is not None:
+        msg = message(live, seat)
+    else:
+        # The same for every spectator: built once per version (games/spectator_view.py), but for
+        # the seats, read afresh with the table: their presence moves without a new version.
+        msg = spectator_view.message(live, message)
+        msg["table"]["seats"] = [_seat_json(live, s) for s in live.seats]
     # Without the lines of players other apps hide from this user (moderation: those he muted).
     hidden: set[int] = set()
     for _receiver, ids in signals.chat_hidden.send(sender=Table, user=user):

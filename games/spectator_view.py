@@ -6,7 +6,8 @@ as a copy with the time-bound fields brought to the moment it is sent: ``now`` (
 clock offset from it) and the running clocks' ``banks_ms`` (what is left until their absolute
 deadlines). A seat's view is never kept here: it is built for that seat alone, every time. What
 differs per person (their name, the chat without the lines they muted, the invite) is added by
-``messages.snapshot`` after this part.
+``messages.snapshot`` after this part, which also puts in the seats as read with the table (a
+player's sockets open and close without a new version).
 """
 from __future__ import annotations
 

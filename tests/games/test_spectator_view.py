@@ -74,3 +74,17 @@ def test_the_clocks_and_the_time_are_those_of_the_moment_it_is_sent(playing, mon
         bank = second["table"]["clocks"]["banks_ms"][seat]
         assert bank == (max(0, deadline - now_ms) if deadline else clocks["banks_ms"][seat])
     assert first["now"] != now_ms and first["table"]["clocks"]["banks_ms"] != second["table"]["clocks"]["banks_ms"]
+
+
+def test_the_seats_are_read_afresh_their_presence_moves_without_a_version(playing):
+    from games.models import Seat
+
+    table, _ala, _ola = playing
+    first, _ = messages.snapshot(table.pk, None)
+    Seat.objects.filter(table=table, index=1).update(connections=3, hints_used=2)
+    second, _ = messages.snapshot(table.pk, None)
+    assert second["version"] == first["version"]
+    assert second["table"]["seats"][1]["connected"] and second["table"]["seats"][1]["hints_used"] == 2
+    assert not first["table"]["seats"][1]["connected"]
+    third, _ = messages.snapshot(table.pk, None)
+    assert third["table"]["seats"] == second["table"]["seats"]
