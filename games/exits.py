@@ -31,13 +31,12 @@ from .models import Match, Table
 Status = Table.Status
 
 
-def _player(live: Live, user, verb: str) -> int:
+def _player(live: Live, user, spectator_reason: str) -> int:
     """The user's seat in a match in progress; refused otherwise."""
     t = live.table
     me = seat_of(live, user)
     if me is None:
-        raise ServiceError("spectator", _("Only a player of this match can %(verb)s.") % {"verb": verb},
-                           t.version)
+        raise ServiceError("spectator", spectator_reason, t.version)
     if not clocks.running(live):
         raise ServiceError("bad_request", _("No match is in progress."), t.version)
     return me
@@ -53,7 +52,7 @@ def resign(table_id: int, user, version) -> None:
     """The player resigns the match. A resignation stands whatever moved since the version sent."""
     now = timezone.now()
     with locked(table_id) as live:
-        me = _player(live, user, _("resign"))
+        me = _player(live, user, _("Only a player of this match can resign it."))
         _version(live, version)
         if first_moves.may_abort(live):
             _abort(live, me, now)
@@ -83,7 +82,7 @@ def abort(table_id: int, user, version) -> None:
     """The player aborts the match before every seat has moved (refused after, with the reason)."""
     now = timezone.now()
     with locked(table_id) as live:
-        me = _player(live, user, _("abort it"))
+        me = _player(live, user, _("Only a player of this match can abort it."))
         _version(live, version)
         t = live.table
         if t.tournament_table:
@@ -105,7 +104,7 @@ def claim_rest(table_id: int, user, version) -> None:
     it, refused with the engine's reason otherwise."""
     now = timezone.now()
     with locked(table_id) as live:
-        me = _player(live, user, _("claim the remaining tricks"))
+        me = _player(live, user, _("Only a player of this match can claim the remaining tricks."))
         t = live.table
         if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
             raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)

@@ -200,3 +200,27 @@ def test_an_unprovable_claim_is_refused_with_the_reason_and_changes_nothing(make
 def test_no_claim_in_a_game_without_claims(make_user, task_queue):
     t, ala, ola = two_players(make_user)
     assert refused(exits.claim_rest, t.pk, ala, version(t.pk)).code == "no_claims"
+
+
+def test_the_history_and_the_match_page_say_aborted_and_resigned(client, make_user, task_queue):
+    from django.urls import reverse
+    t, ala, ola = two_players(make_user, rated=True)
+    exits.abort(t.pk, ala, version(t.pk))
+    aborted = Match.objects.get(table=t)
+    t2, ala2, ola2 = two_players_named(make_user, "ela", "iga")
+    both_move(t2, ala2, ola2)
+    exits.resign(t2.pk, ola2, version(t2.pk))
+    resigned = Match.objects.get(table=t2)
+    page = client.get(reverse("match", args=[aborted.pk])).content.decode()
+    assert "aborted: not rated" in page
+    page = client.get(reverse("match", args=[resigned.pk])).content.decode()
+    assert "a player resigned" in page and "(resigned)" in page
+    client.force_login(ala)
+    history = client.get(reverse("my_history"), follow=True).content.decode()
+    assert 'result-badge aborted">aborted<' in history
+
+
+def two_players_named(make_user, a, b):
+    ala, ola = make_user(a), make_user(b)
+    t = services.create_table(ala, "sixtysix", "kurnik", seats=[ala, ola], start=True, rated=True)
+    return t, ala, ola

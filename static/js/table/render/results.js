@@ -81,7 +81,8 @@ export function renderOverlay() {
   if (o.kind === "match" && tb && tb.match) {
     const winners = tb.match.winners || [];
     const names = winners.map(seatName);
-    const wtext = winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
+    const wtext = tb.match.ended_by === "aborted" ? t("match_aborted") :
+      winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
     panel.appendChild(el("p", "result-winner", wtext));
     renderMatchEnd(panel);
     const link = el("a", "btn primary", t("back_to_lobby"));
