@@ -1,0 +1,86 @@
+"""The ways out of a match at the table, as a player meets them on a desktop and on a phone: "Play
+now" against bots, the "Abort" button asks first (its dialog has the focus on Cancel; Escape
+closes it), the aborted match says so and frees the player; the next match, once everyone has
+moved, offers "Resign" instead, confirmed from the keyboard; and every page links to the game in
+progress meanwhile, where "Play now" takes the player back instead of opening a second table."""
+import re
+
+import pytest
+
+from .test_tables import step, wait_playing
+
+pytestmark = pytest.mark.browser
+
+
+def play_now(page, server, game):
+    page.goto(server.url + "/")
+    page.locator(f'.game-card[data-game="{game}"]').get_by_role("button", name=re.compile("Play now")).click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    wait_playing(page)
+
+
+def table_state(page, expression):
+    return page.evaluate(f"() => {{ const m = window.tableClient.state.table.match; return {expression}; }}")
+
+
+@pytest.mark.parametrize("size", [(1280, 860), (390, 844)], ids=["desktop", "phone"])
+def test_abort_then_resign_with_confirmations_and_the_game_in_progress_link(server, new_page, artifacts, size):
+    page = new_page(*size)
+    play_now(page, server, "hearts")
+    first = page.url
+    # The deal starts with the pass: the player has not moved, so the match may be aborted.
+    abort = page.locator("#exit-bar [data-action=abort]")
+    abort.wait_for()
+    assert page.locator("#exit-bar [data-action=resign]").count() == 0
+
+    # Every other page links back to the game in progress; "Play now" takes him back there.
+    page.goto(server.url + "/leaderboard/")
+    link = page.locator("[data-in-progress]")
+    assert link.get_attribute("href") == first.replace(server.url, "")
+    play_now(page, server, "spades")
+    assert page.url == first and "You have a game in progress" in page.locator(".messages").inner_text()
+
+    abort = page.locator("#exit-bar [data-action=abort]")
+    abort.click()
+    dialog = page.locator("#exit-bar [role=alertdialog]")
+    dialog.wait_for()
+    assert "Nobody wins and it is not rated" in dialog.inner_text()
+    page.wait_for_function("() => document.activeElement && document.activeElement.dataset.action === 'cancel-exit'")
+    page.screenshot(path=str(artifacts / f"exit-abort-confirm-{size[0]}.png"))
+    page.keyboard.press("Escape")                                   # changed his mind
+    dialog.wait_for(state="detached")
+    assert table_state(page, "m.over") is False
+    abort.click()
+    page.locator("[data-action=confirm-abort]").click()
+    panel = page.locator(".result-panel[data-kind=match]")
+    panel.wait_for()
+    assert "Match aborted" in panel.inner_text() and "it is not rated" in panel.inner_text()
+    assert table_state(page, "m.ended_by") == "aborted"
+    assert page.locator("#exit-bar").is_hidden()
+    page.goto(server.url + "/")
+    assert page.locator("[data-in-progress]").count() == 0          # free again
+
+    # A new match: once every seat has moved, "Resign" replaces "Abort".
+    play_now(page, server, "hearts")
+    assert page.url != first
+    for _ in range(200):
+        if not table_state(page, "m.abortable"):
+            break
+        step(page, "hearts")
+        page.wait_for_timeout(50)
+    assert table_state(page, "m.abortable") is False
+    resign = page.locator("#exit-bar [data-action=resign]")
+    resign.wait_for()
+    resign.focus()
+    page.keyboard.press("Enter")                                    # the keyboard alone
+    page.locator("#exit-bar [role=alertdialog]").wait_for()
+    assert "You lose it at once" in page.locator("#exit-bar").inner_text()
+    page.wait_for_function("() => document.activeElement && document.activeElement.dataset.action === 'cancel-exit'")
+    page.keyboard.press("Shift+Tab")                                # from Cancel back to "Yes, resign"
+    page.keyboard.press("Enter")
+    panel = page.locator(".result-panel[data-kind=match]")
+    panel.wait_for()
+    assert "resigned" in panel.inner_text()
+    assert table_state(page, "[m.ended_by, m.resigned]") == ["resigned", [0]]
+    page.screenshot(path=str(artifacts / f"exit-resigned-{size[0]}.png"))
+    assert not page.js_errors, page.js_errors
