@@ -20,7 +20,7 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import clocks, first_moves, services, signals
+from games import clocks, first_moves, loading, services, signals
 from games.engine import claims
 from games.engine.core import IllegalAction
 
@@ -101,29 +101,39 @@ def _abort(live: Live, seat: int, now) -> None:
 
 def claim_rest(table_id: int, user, version) -> None:
     """The player claims every remaining trick of the deal: applied at once when the engine proves
-    it, refused with the engine's reason otherwise."""
+    it, refused with the engine's reason otherwise. The proof runs with no lock held, on the table
+    as read at ``version`` (a search of up to a few hundred milliseconds must not hold the table,
+    nor the embedded database's one write lock); the line it found is applied under the lock only
+    if the table is still at that version (else ``stale``)."""
+    me, proved_at, state = loading.peek(table_id, lambda live: _claim_position(live, user, version))
+    try:
+        line = claims.claim_line(state, me)
+    except IllegalAction as exc:
+        raise services.refused(exc, proved_at) from None
+    # The others "see the hands": the claimer's remaining cards go to everyone with the claim.
+    event = {"kind": "claim", "seat": me, "cards": list(state.view(me)["hand"]), "tricks": _tricks_left(line)}
     now = timezone.now()
     with locked(table_id) as live:
-        me = _player(live, user, _("Only a player of this match can claim the remaining tricks."))
-        t = live.table
-        if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
-            raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
-        state = live.state
-        if t.status != Status.PLAYING or state is None:
-            raise ServiceError("bad_request", _("No deal is in progress."), t.version)
-        try:
-            line = claims.claim_line(state, me)
-        except IllegalAction as exc:
-            raise services.refused(exc, t.version) from None
-        # The others "see the hands": the claimer's remaining cards go to everyone with the claim.
-        event = {"kind": "claim", "seat": me, "cards": list(state.view(me)["hand"]),
-                 "tricks": _tricks_left(line)}
-        record = live.deal.record["actions"]
+        if _claim_position(live, user, proved_at, copy=False)[0] != me:
+            raise ServiceError("stale", _("The table has moved on; here is its current state."), live.table.version)
+        state, record = live.state, live.deal.record["actions"]
         for seat, move in line[:-1]:
             state.apply_move(move, seat)
             record.append(state.action_of(seat, move))
         seat, move = line[-1]
         services.commit_action(live, seat, state.action_of(seat, move), now, extra_events=[event])
+
+
+def _claim_position(live: Live, user, version, copy: bool = True):
+    """The claimer's seat, the version and the deal's state (a copy, to search with no lock held);
+    refused unless a player claims at the current version of a deal in progress."""
+    me = _player(live, user, _("Only a player of this match can claim the remaining tricks."))
+    t = live.table
+    if not isinstance(version, int) or isinstance(version, bool) or version != t.version:
+        raise ServiceError("stale", _("The table has moved on; here is its current state."), t.version)
+    if t.status != Status.PLAYING or live.state is None:
+        raise ServiceError("bad_request", _("No deal is in progress."), t.version)
+    return me, t.version, live.state.clone() if copy else live.state
 
 
 def _tricks_left(line: list[tuple[int, int]]) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from .cards import RANK_OF, SUIT_OF
 from .refusals import IllegalAction
 
-NODE_BUDGET = 40000
+NODE_BUDGET = 20000
 
 
 class _OutOfBudget(Exception):
@@ -41,12 +41,12 @@ class _Prover:
         ends: dict[int, list[int]] = {}
         for c in legal:                 # legal_moves lists a suit low to high
             ends.setdefault(SUIT_OF[c], []).append(c)
-        out = []
+        winners, keepers = [], []       # a card that takes the trick first: the quickest refutation
         for cards in ends.values():
-            out.append(cards[0])
             if len(cards) > 1 and _takes_trick(state, seat, cards[-1]):
-                out.append(cards[-1])
-        return out
+                winners.append(cards[-1])
+            keepers.append(cards[0])
+        return winners + keepers
 
     def wins_all(self, state) -> bool:
         """Whether the claimer wins every remaining trick from ``state``."""

@@ -224,3 +224,20 @@ def two_players_named(make_user, a, b):
     ala, ola = make_user(a), make_user(b)
     t = services.create_table(ala, "sixtysix", "kurnik", seats=[ala, ola], start=True, rated=True)
     return t, ala, ola
+
+
+def test_a_claim_proved_while_the_table_moved_on_is_stale_and_changes_nothing(make_user, task_queue, monkeypatch):
+    from django.db.models import F
+
+    t, users, dealer = _spades_with_hands(make_user, task_queue)
+    real = exits.claims.claim_line
+
+    def meanwhile(state, seat):         # another change commits while the proof runs (no lock held)
+        line = real(state, seat)
+        Table.objects.filter(pk=t.pk).update(version=F("version") + 1)
+        return line
+    monkeypatch.setattr(exits.claims, "claim_line", meanwhile)
+    v = version(t.pk)
+    assert refused(exits.claim_rest, t.pk, users[dealer], v).code == "stale"
+    deal = Deal.objects.get(match__table=t, number=0)
+    assert not deal.finished and len(deal.record["actions"]) == 4
