@@ -84,3 +84,31 @@ def test_abort_then_resign_with_confirmations_and_the_game_in_progress_link(serv
     assert table_state(page, "[m.ended_by, m.resigned]") == ["resigned", [0]]
     page.screenshot(path=str(artifacts / f"exit-resigned-{size[0]}.png"))
     assert not page.js_errors, page.js_errors
+
+
+def test_a_claim_of_the_rest_asks_first_and_ends_the_deal_with_the_cards_shown(server, new_page, artifacts):
+    from .test_tables import register
+    page = new_page()
+    me = register(page, server, "claim")
+    suits = "SHDC"
+    hands = [[r + suits[seat] for r in "23456789TJQKA"] for seat in range(4)]     # seat 0: every spade
+    bids = [{"seat": s, "type": "bid", "tricks": 3} for s in range(4)]
+    table_id = server.scenario({"owner": me, "game": "spades", "seats": ["me", "random", "random", "random"],
+                                "dealer": 0, "hands": hands, "actions": bids})
+    page.goto(f"{server.url}/table/{table_id}/")
+    wait_playing(page)
+    claim = page.locator("#exit-bar [data-action=claim-rest]")
+    claim.wait_for()
+    assert page.locator("#exit-bar [data-action=resign]").count() == 1     # everyone has bid
+    claim.click()
+    dialog = page.locator("#exit-bar [role=alertdialog]")
+    dialog.wait_for()
+    assert "Your cards are shown to everyone" in dialog.inner_text()
+    page.locator("[data-action=confirm-claim]").click()
+    note = page.locator(".result-panel[data-kind=deal] [data-claim-note]")
+    note.wait_for()
+    assert "claimed the remaining 13 tricks with 2S 3S" in note.inner_text() and "AS" in note.inner_text()
+    page.screenshot(path=str(artifacts / "exit-claimed.png"))
+    tricks = page.evaluate("() => window.tableClient.state.table.match.results[0].tricks")
+    assert tricks == [13, 0, 0, 0]
+    assert not page.js_errors, page.js_errors

@@ -86,10 +86,20 @@ function refocus(root, action) {
   if (node && node.isConnected) node.focus();
 }
 
-/* An update's events: a claim shows the claimer's cards to everyone. */
+/* An update's events: a claim shows the claimer's cards to everyone, at once and in the deal's box. */
 export function exitEvent(ev) {
   if (!ev || ev.kind !== "claim") return;
-  toast(t("claimed_rest", { name: seatName(ev.seat), n: ev.tricks, cards: (ev.cards || []).join(" ") }));
+  const text = t("claimed_rest", { name: seatName(ev.seat), n: ev.tricks, cards: (ev.cards || []).join(" ") });
+  S.claimNote = { key: S.view ? S.view.deal_number : null, text: text };
+  toast(text);
+}
+
+/* The deal's result box: the claim that ended it. */
+export function claimNote(panel, key) {
+  if (!S.claimNote || S.claimNote.key !== key) return;
+  const note = el("p", "result-note claim-note", S.claimNote.text);
+  note.setAttribute("data-claim-note", "1");
+  panel.appendChild(note);
 }
 
 /* The match-end box: who resigned, or that the match was aborted (unrated, no winner). */
