@@ -112,3 +112,29 @@ def test_a_claim_of_the_rest_asks_first_and_ends_the_deal_with_the_cards_shown(s
     tricks = page.evaluate("() => window.tableClient.state.table.match.results[0].tricks")
     assert tricks == [13, 0, 0, 0]
     assert not page.js_errors, page.js_errors
+
+
+def test_play_a_person_while_at_a_table_links_to_it_and_is_free_again_after_an_abort(server, new_page):
+    from .test_tables import register
+    page = new_page(390, 844)
+    register(page, server, "pool")
+    play_now(page, server, "sixtysix")
+    table_url = page.url.replace(server.url, "")
+    page.goto(server.url + "/")
+    pool = page.locator("[data-pool-game=hearts]")
+    pool.locator("[data-action=play-person]").click()
+    error = pool.locator("[data-pool-error]")
+    error.wait_for(state="visible")
+    assert "already sit at a table" in error.inner_text()
+    link = error.locator("[data-pool-table-link]")
+    assert link.get_attribute("href") == table_url and link.inner_text() == "Go to your table"
+    link.click()                                          # back at the table: abort frees him
+    page.wait_for_url(server.url + table_url)
+    page.locator("#exit-bar [data-action=abort]").click()
+    page.locator("[data-action=confirm-abort]").click()
+    page.locator(".result-panel[data-kind=match]").wait_for()
+    page.goto(server.url + "/")
+    page.locator("[data-pool-game=hearts] [data-action=play-person]").click()
+    page.locator("[data-pool-game=hearts] [data-pool-waiting]").wait_for(state="visible")
+    page.locator("[data-pool-game=hearts] [data-action=leave-pool]").click()
+    assert not page.js_errors, page.js_errors
