@@ -25,8 +25,8 @@ from games import wire
 from games.engine import core
 
 from . import clocks, fair_deals, hints, signals
-from .first_moves import exit_options
 from .addresses import Message, ToSeat, everyone
+from .first_moves import exit_options
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
 

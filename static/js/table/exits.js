@@ -59,7 +59,7 @@ function confirmBox(what, focused) {
   box.setAttribute("data-confirm", what);
   const text = el("p", "", t(spec.ask));
   text.id = "exit-confirm-text";
-  box.setAttribute("aria-describedby", text.id);
+  box.setAttribute("aria-labelledby", text.id);      // the question is the dialog's name
   box.appendChild(text);
   box.appendChild(button(t(spec.yes), () => { S.confirmExit = null; request({ type: spec.type }); },
     "danger", { "data-action": "confirm-" + what }));
