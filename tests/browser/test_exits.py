@@ -71,6 +71,7 @@ def test_abort_then_resign_with_confirmations_and_the_game_in_progress_link(serv
     assert table_state(page, "m.abortable") is False
     resign = page.locator("#exit-bar [data-action=resign]")
     resign.wait_for()
+    page.wait_for_function("() => !window.tableClient.state.busy")  # no move of his on its way
     resign.focus()
     page.keyboard.press("Enter")                                    # the keyboard alone
     page.locator("#exit-bar [role=alertdialog]").wait_for()

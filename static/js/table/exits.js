@@ -35,15 +35,21 @@ function exitBar() {
   return bar;
 }
 
+/* Redrawn only when what it offers changes: an update about something else (a bot's card) leaves
+ * its buttons, and the keyboard's focus on them, alone. */
 export function renderExits() {
   const bar = exitBar();
+  const on = running() && mySeat() !== null;
+  const m = on ? S.table.match : null;
+  if (!on) S.confirmExit = null;
+  else if (S.confirmExit === "claim" && !m.claims) S.confirmExit = null;
+  const key = JSON.stringify(on ? [S.confirmExit, !!m.claims, !!m.abortable, !!S.busy] : null);
+  if (bar.getAttribute("data-key") === key) return;
+  bar.setAttribute("data-key", key);
   const focused = bar.contains(document.activeElement) ? document.activeElement.getAttribute("data-action") : null;
   clear(bar);
-  const on = running() && mySeat() !== null;
   bar.hidden = !on;
-  if (!on) { S.confirmExit = null; return; }
-  const m = S.table.match;
-  if (S.confirmExit === "claim" && !m.claims) S.confirmExit = null;
+  if (!on) return;
   if (S.confirmExit) { bar.appendChild(confirmBox(S.confirmExit, focused)); return; }
   const ask = (what) => () => { S.confirmExit = what; S.exitFocus = true; render(); };
   if (m.claims) bar.appendChild(button(t("claim_rest"), ask("claim"), "subtle", { "data-action": "claim-rest" }));
