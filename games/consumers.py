@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown,
+from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, shutdown,
                socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -295,12 +295,21 @@ class TableConsumer(ThinConsumer):
     def on_claim_win(self, data):
         services.claim_win(self.table_id, self.user, data.get("version"))
 
+    def on_resign(self, data):
+        exits.resign(self.table_id, self.user, data.get("version"))
+
+    def on_abort(self, data):
+        exits.abort(self.table_id, self.user, data.get("version"))
+
+    def on_claim_rest(self, data):
+        exits.claim_rest(self.table_id, self.user, data.get("version"))
+
     def on_seed(self, data):
         services.seed(self.table_id, self.user, data.get("commitment"), data.get("seed"))
 
     HANDLERS = {"action": on_action, "sit": on_sit, "leave": on_leave, "start": on_start,
                 "chat": on_chat, "rematch": on_rematch, "claim_win": on_claim_win,
-                "seed": on_seed}
+                "seed": on_seed, "resign": on_resign, "abort": on_abort, "claim_rest": on_claim_rest}
 
     # --- hints (games/hints.py) -------------------------------------------------------------------
     hinting = False

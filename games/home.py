@@ -2,6 +2,7 @@
 bots of the chosen level (a visitor without an account becomes a guest on the way)."""
 from __future__ import annotations
 
+from django.contrib import messages
 from django.db.models import Count
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
@@ -16,7 +17,7 @@ from accounts.models import BOT_LEVELS
 
 from games.bots import levels
 
-from . import limits, services
+from . import in_progress, limits, services
 from .engine import core
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -129,7 +130,8 @@ def home(request):
 
 @require_POST
 def play_now(request):
-    """A started, unrated table: the player in seat 0, bots of the chosen level in the others."""
+    """A started, unrated table: the player in seat 0, bots of the chosen level in the others. A player
+    with a match in progress is taken back to its table instead (games/in_progress.py)."""
     game = request.POST.get("game")
     if game not in GAME_NAMES:
         return _bad(request, None, _("There is no such game."))
@@ -145,6 +147,11 @@ def play_now(request):
         user = login_as_guest(request)          # GUEST_RATE per address
     except accounts_limits.Limited as over:
         return over.answer(_page(request, {game: over.message}, status=429))
+    playing = in_progress.table_in_progress(user)
+    if playing is not None:         # one live table at a time: back to it, not a second one
+        messages.info(request, _("You have a game in progress: finish it, or resign or abort it, "
+                                 "before you start another."))
+        return redirect(reverse("table", args=[playing]))
     try:
         table = services.create_table(user, game, variant, seats=["me"] + [level] * (rules.seats - 1),
                                       start=True, counted=True)     # TABLE_CREATE_RATE, with the lobby's form

@@ -26,6 +26,7 @@ from games.engine import core
 
 from . import clocks, fair_deals, hints, signals, spectator_view
 from .addresses import Message, ToSeat, everyone
+from .first_moves import exit_options
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table
 
@@ -90,6 +91,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
         "scores": e.scores, "bags": e.bags, "deal_number": e.deal_number, "dealer": e.dealer,
         "over": m.finished, "winners": m.winners, "ranks": m.ranks, "results": e.results,
         "timed_out": m.timed_out, "abandoned": m.abandoned, "ended_by": m.ended_by or None,
+        "resigned": m.resigned, **exit_options(live),
         "boards": e.boards,     # a duplicate tournament's match: this many deals instead of a target
     }
     deadlines = [clocks.deadline(s) for s in live.seats]

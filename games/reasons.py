@@ -82,6 +82,10 @@ MESSAGES: dict[str, str] = {
     "bidding_over": gettext_noop("The bidding is over."),
     "bid_first": gettext_noop("The bidding is not over yet: bid before playing."),
     "spades_not_broken": gettext_noop("Spades are not broken yet."),
+    "no_claims": gettext_noop("This game has no claim of the remaining tricks."),
+    "claim_not_now": gettext_noop("The remaining tricks can be claimed only while the tricks are being played."),
+    "claim_unproved": gettext_noop("The claim does not hold: another player could still take a trick."),
+    "claim_too_hard": gettext_noop("This claim is too long to check now: play a few more tricks first."),
 }
 
 

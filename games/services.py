@@ -26,8 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import (bots, broadcast, chat_text, clocks, fair_deals, hints, limits, loading, messages, prepared,
-                   reasons, scheduling, thinking)
+from games import (bots, broadcast, chat_text, clocks, fair_deals, first_moves, hints, limits, loading, messages,
+                   prepared, reasons, scheduling, thinking)
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
@@ -359,12 +359,17 @@ def final_ranks(engine_ranks: list[int], timed_out: list[int]) -> list[int]:
 
 def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
     m = live.match
-    if ended_by == "score":
-        ranks = final_ranks(live.engine.ranks(), m.timed_out)
+    if ended_by in ("timeout", "abandoned", "resigned") and first_moves.may_abort(live):
+        ended_by = "aborted"        # nobody won a match not every seat played in: unrated
+    out = sorted(set(m.timed_out) | set(m.resigned or []))
+    if ended_by == "aborted":
+        ranks = [1] * len(live.seats)
+    elif ended_by in ("score", "resigned"):
+        ranks = final_ranks(live.engine.ranks(), out)
     else:  # a two-player forfeit: the one who timed out loses
         ranks = [2 if s in m.timed_out else 1 for s in range(len(live.seats))]
     m.ranks = ranks
-    m.winners = [s for s, r in enumerate(ranks) if r == 1]
+    m.winners = [] if ended_by == "aborted" else [s for s, r in enumerate(ranks) if r == 1]
     m.finished = True
     m.ended_by = ended_by
     m.finished_at = now
@@ -817,3 +822,31 @@ def _store_rematch(live: Live, offer: dict, now: datetime) -> None:
     live.writes.append((t, ("rematch",)))
     _bump(live, now)
     _broadcast(live, [dict(offer, kind="rematch")], now)
+
+
+# --- the steps other writers of live games share (games/exits.py) --------------------------------
+def commit_change(live: Live, events: list[dict], now: datetime, *, resync: bool = False,
+                  lobby: bool = False) -> None:
+    """Bump the version and send ``events`` with every seat's view on commit; schedule what is due."""
+    clocks.run(live, now)
+    _bump(live, now)
+    _broadcast(live, events, now, resync=resync, lobby=lobby)
+
+
+def finish_match(live: Live, now: datetime, ended_by: str) -> dict:
+    """End the match (ranks, history, ratings, tournaments: ``match_finished``); its event."""
+    return _finish_match(live, now, ended_by)
+
+
+def commit_action(live: Live, seat: int, action: dict, now: datetime, extra_events=()) -> None:
+    """Apply one action through the engine and commit it as ``act`` does (IllegalAction: nothing changed)."""
+    _commit_action(live, seat, action, now, extra_events)
+
+
+def refused(exc: IllegalAction, version: int) -> ServiceError:
+    return _refused(exc, version)
+
+
+def replacement_bot() -> str:
+    """The level of the bot that takes a seat a player left."""
+    return _bot_level(settings.GAMES_REPLACEMENT_BOT)

@@ -98,7 +98,7 @@ def _check_may_join(user, pool: catalogue.Pool | None) -> None:
         raise ServiceError("unknown_pool", _("There is no such pool."), category="bad_request")
     table_id = seated_at(user)
     if table_id is not None:
-        raise ServiceError("at_table", _("You already sit at a table: finish or leave it first."),
+        raise ServiceError("at_table", _("You already sit at a table: leave it, or finish, resign or abort its match, first."),
                            params={"table": table_id, "url": reverse("table", args=[table_id])},
                            category="bad_request")
 

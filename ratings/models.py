@@ -85,6 +85,9 @@ class MatchPlayer(models.Model):
     timed_out = models.BooleanField(default=False)
     # Left the match and did not come back in time (games Match.abandoned; also timed_out).
     abandoned = models.BooleanField(default=False, db_default=False)
+    resigned = models.BooleanField(default=False, db_default=False)
+    # The match was aborted before both sides moved: unrated, no result (games Match.ended_by).
+    aborted = models.BooleanField(default=False, db_default=False)
     finished_at = models.DateTimeField()
 
     class Meta:

@@ -7,7 +7,7 @@ from . import services
 def on_match_finished(sender, match, table, **kwargs):
     # The history rows commit (or roll back) with the match itself.
     services.record_players(match, table)
-    if table.rated:
+    if table.rated and match.ended_by != "aborted":
         match_id = match.pk
 
         def enqueue():

@@ -58,13 +58,15 @@ def record_players(match: Match, table=None) -> list[MatchPlayer]:
     table = table or match.table
     seat_scores = core.get_rules(table.game).seat_scores(table.variant, match.state["scores"])
     ranks = match.ranks
+    aborted = match.ended_by == "aborted"
     seats = Seat.objects.filter(table_id=match.table_id).select_related("user").order_by("index")
     rows = [MatchPlayer(
         match=match, seat=s.index, user=s.user, name=s.user.display_name if s.user_id else "",
         rank=ranks[s.index], result=result_of(ranks[s.index], ranks),
         score=seat_scores[s.index],                      # a partnership's seats: the team's score
-        game=table.game, variant=table.variant, rated=table.rated, private=table.private,
+        game=table.game, variant=table.variant, rated=table.rated and not aborted, private=table.private,
         timed_out=s.index in match.timed_out, abandoned=s.index in (match.abandoned or []),
+        resigned=s.index in (match.resigned or []), aborted=aborted,
         finished_at=match.finished_at or timezone.now(),
     ) for s in seats]
     MatchPlayer.objects.bulk_create(rows, ignore_conflicts=True)
@@ -76,7 +78,7 @@ def rate_match(match_id: int) -> list[RatingChange]:
     when there is nothing to do: unrated, unfinished, or already applied)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
-        if match is None or not match.finished or not match.table.rated:
+        if match is None or not match.finished or not match.table.rated or match.ended_by == "aborted":
             return []
         if RatingChange.objects.filter(match=match).exists():
             return []
@@ -92,7 +94,8 @@ def rate_match(match_id: int) -> list[RatingChange]:
         ratings = {r.user_id: r for r in Rating.objects.select_for_update()
                    .filter(user_id__in=user_ids, game=game, variant=variant).order_by("user_id")}
         skills = [R.Skill(ratings[p.user_id].mu, ratings[p.user_id].sigma) for p in players]
-        new = R.rate_match(game, skills, [p.rank for p in players], match.timed_out, variant)
+        lost = sorted(set(match.timed_out) | set(match.resigned or []))     # ranked last: their side lost
+        new = R.rate_match(game, skills, [p.rank for p in players], lost, variant)
         now = timezone.now()
         changes = []
         for uid in user_ids:
@@ -287,7 +290,7 @@ def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
 
 
 def totals(person) -> dict:
-    agg = MatchPlayer.objects.filter(user=person).aggregate(
+    agg = MatchPlayer.objects.filter(user=person, aborted=False).aggregate(
         games=Count("id"), wins=Count("id", filter=Q(result=Result.WIN)),
         draws=Count("id", filter=Q(result=Result.DRAW)), abandoned=Count("id", filter=Q(abandoned=True)))
     agg["win_rate"] = round(100 * agg["wins"] / agg["games"]) if agg["games"] else 0

@@ -143,6 +143,25 @@ class State:
         shown, own passed cards, ...). A view never names a card outside it; bots sample the rest."""
         raise NotImplementedError
 
+    # --- claiming the remaining tricks (claims.py); games of tricks where it is allowed --------------
+    CLAIMS: ClassVar[bool] = False      # whether a seat may claim every remaining trick
+
+    def claimable(self) -> bool:
+        """Whether the deal is in its play of tricks, where a claim may be made (game)."""
+        return False
+
+    def trick_done(self) -> bool:
+        """Whether the last move completed a trick (its winner then leads: ``leader``) (game)."""
+        raise NotImplementedError
+
+    def winning_seat(self) -> int | None:
+        """The seat whose card wins the trick in progress so far (None: no card on it) (game)."""
+        raise NotImplementedError
+
+    def claim_key(self) -> tuple:
+        """What decides the rest of the play from here: equal keys, equal claims (game)."""
+        raise NotImplementedError
+
     def random_move(self, rng) -> int:
         """A uniformly chosen legal move of ``to_act()`` (games may speed this up)."""
         return rng.choice(self.legal_moves())

@@ -450,6 +450,21 @@ class HeartsState(State):
         passed = seat is not None and self.phase != PASS and bool(self.pass_offset)
         return {"received_from": (seat - self.pass_offset) % 4 if passed else None}
 
+    # --- claims (claims.py) -----------------------------------------------------------------------
+    CLAIMS = True
+
+    def claimable(self) -> bool:
+        return self.phase == PLAY
+
+    def trick_done(self) -> bool:
+        return not self.trick and bool(self.log) and self.log[-1][1] < 52
+
+    def winning_seat(self) -> int | None:
+        return trick_winner(self.leader, self.trick) if self.trick else None
+
+    def claim_key(self) -> tuple:
+        return (tuple(self.hands), tuple(self.trick), self.leader, self.turn, self.hearts_broken)
+
     def clone(self) -> "HeartsState":
         new = object.__new__(HeartsState)
         new.__dict__.update(self.__dict__)

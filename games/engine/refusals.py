@@ -75,6 +75,11 @@ CATALOGUE: dict[str, str] = {
     "bidding_over": "The bidding is over.",
     "bid_first": "The bidding is not over yet: bid before playing.",
     "spades_not_broken": "Spades are not broken yet.",
+    # claiming the remaining tricks (claims.py)
+    "no_claims": "This game has no claim of the remaining tricks.",
+    "claim_not_now": "The remaining tricks can be claimed only while the tricks are being played.",
+    "claim_unproved": "The claim does not hold: another player could still take a trick.",
+    "claim_too_hard": "This claim is too long to check now: play a few more tricks first.",
 }
 
 

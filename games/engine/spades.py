@@ -396,6 +396,21 @@ class SpadesState(State):
         blind = [b is True for b in self.blind]
         return {"breakdown": score_breakdown(self.bids, blind, self.tricks, self.setup.bags_before)}
 
+    # --- claims (claims.py) -----------------------------------------------------------------------
+    CLAIMS = True
+
+    def claimable(self) -> bool:
+        return self.phase == PLAY
+
+    def trick_done(self) -> bool:
+        return not self.trick and bool(self.log) and self.log[-1][1] < 52
+
+    def winning_seat(self) -> int | None:
+        return (self.leader + trick_winner_index(self.trick)) & 3 if self.trick else None
+
+    def claim_key(self) -> tuple:
+        return (tuple(self.hands), tuple(self.trick), self.leader, self.turn, self.spades_broken)
+
     def clone(self) -> "SpadesState":
         other = SpadesState.__new__(SpadesState)
         other.__dict__.update(self.__dict__)

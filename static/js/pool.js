@@ -30,10 +30,19 @@
   var waiting = null;         // {pool, since (ms, this page's clock), panel}
   var ticker = null;
 
-  function showError(panel, text) {
+  function showError(panel, text, url) {
+    /* ``url``: where the refusal points (at_table: the table the player sits at). */
     var box = panel && part(panel, "pool-error");
     if (!box) return;
     box.textContent = text || "";
+    if (text && url) {
+      var link = document.createElement("a");
+      link.href = url;
+      link.setAttribute("data-pool-table-link", "");
+      link.textContent = t("to_table");
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(link);
+    }
     box.hidden = !text;
   }
   function setState(panel, state) {
@@ -91,7 +100,7 @@
       var why = msg.reason === "expired" ? t("left_expired") : msg.reason === "at_table" ? t("left_at_table") : "";
       stopWaiting(why);
     } else if (msg.type === "error") {
-      showError(waiting ? waiting.panel : lastPanel, msg.reason);
+      showError(waiting ? waiting.panel : lastPanel, msg.reason, msg.params && msg.params.url);
     }
   }
 

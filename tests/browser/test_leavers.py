@@ -7,7 +7,7 @@ import pytest
 
 from tests.embedded import embedded_site
 
-from .test_tables import register, wait_playing
+from .test_tables import register, step, wait_playing
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +39,13 @@ def test_the_opponent_of_a_player_who_left_claims_the_win(short_grace, new_page,
     wait_playing(ola)
     wait_playing(ala)
     assert ola.evaluate("() => window.tableClient.state.you") == 1
+    # Both make their first move: a match left before that is aborted, not won (test_exits.py).
+    abortable = "() => window.tableClient.state.table.match.abortable"
+    for _ in range(200):
+        if not ala.evaluate(abortable) and not ola.evaluate(abortable):
+            break
+        step(ala, "sixtysix") or step(ola, "sixtysix")
+    assert not ala.evaluate(abortable)
 
     ola.close()                                             # he leaves: his socket closes
     badge = ala.locator('.seat-box[data-seat="1"] .badge.leaver')

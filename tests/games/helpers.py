@@ -34,3 +34,15 @@ def expire_clock(table_id, seat):
     s.turn_started_at = timezone.now() - timedelta(milliseconds=s.bank_ms + 1)
     s.save()
     Table.objects.filter(pk=table_id).update(due_at=timezone.now() - timedelta(seconds=1))
+
+
+def every_seat_moves(table_id, users, task_queue=None):
+    """Play until every seat has made its first move of the match (a match ended earlier is aborted):
+    random legal moves for the people (``users`` by seat, None for a bot), due tasks for the bots."""
+    while len({s for s, _ in live(table_id).state.log}) < len(users):
+        if task_queue is not None:
+            task_queue.run_due()
+        lv = live(table_id)
+        seats = [s for s in lv.state.seats_to_act() if users[s] is not None]
+        if seats:
+            human_move(table_id, users[seats[0]], seat=seats[0])

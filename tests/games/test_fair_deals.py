@@ -176,7 +176,8 @@ def test_a_match_ended_on_time_never_reveals_its_cut_deal(make_user, task_queue)
     expire_clock(t.pk, lv.state.seats_to_act()[0])
     services.advance(t.pk)
     match = Match.objects.get(table=t)
-    assert match.finished and match.ended_by == "timeout"
+    # Nobody had moved: the clock's end aborts the match (games/first_moves.py); its deal stays hidden.
+    assert match.finished and match.ended_by == "aborted"
     deal = match.deals.get()
     assert deal.server_seed and "server_seed" not in public_record(match, deal)["fair"]
     assert Table.objects.get(pk=t.pk).fair_pending is None

@@ -11,7 +11,7 @@ from games.addresses import ToSeat
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
-from .helpers import version
+from .helpers import every_seat_moves, version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,6 +121,7 @@ def test_a_claim_is_refused_to_spectators_the_leaver_himself_and_a_stale_version
 
 def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_queue, sent, ratings_enqueued):
     t, ala, ola = two_players(make_user, rated=True)
+    every_seat_moves(t.pk, [ala, ola])          # before that, the claim aborts the match (test_exits.py)
     presence.remove(t.pk, "ola-1")
     away_for(t.pk, 1, 61)
     sent.clear()

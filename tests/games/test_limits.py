@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async as db
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import exits, services
 from games.errors import ServiceError
 from games.models import ChatMessage, Table
 from tests.limits import clock  # noqa: F401  (fixture)
@@ -48,11 +48,13 @@ def test_it_counts_play_now_with_the_lobby_and_not_system_tables(make_user, sett
     settings.TABLE_CREATE_RATE = "2/h"
     user = make_user("ala")
     for _ in range(3):                      # tables the system makes (tournaments, showcase) are free
-        services.create_table(user, "sixtysix", seats=["me", "random"], start=True)
+        services.create_table(user, "sixtysix", seats=["random", "random"], start=True)
     ala = logged_in(user)
     assert ala.post(reverse("create_table", args=["sixtysix"]), SIXTYSIX).status_code == 302
     play = {"game": "sixtysix", "level": "random"}
     assert ala.post(reverse("play_now"), play).status_code == 302
+    mine = Table.objects.filter(owner=user).latest("pk")
+    exits.abort(mine.pk, user, mine.version)        # else "Play now" takes him back to that table
     r = ala.post(reverse("play_now"), play)
     assert r.status_code == 429 and "You have created many tables lately." in r.content.decode()
     assert Table.objects.filter(owner=user).count() == 5

@@ -11,7 +11,7 @@ from games.addresses import ToSeat
 from games.models import Deal, Seat, Table
 from games.errors import ServiceError
 
-from .helpers import expire_clock, human_move, version
+from .helpers import every_seat_moves, expire_clock, human_move, version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -141,6 +141,7 @@ def test_it_sends_nothing_when_an_action_is_refused(make_user, task_queue, sent)
 
 def test_it_forfeits_a_two_player_match_when_a_clock_runs_out(make_user, task_queue):
     t, ala, ola = two_player_table(make_user)
+    every_seat_moves(t.pk, [ala, ola])        # before that, running out of time aborts the match
     seat, user = to_act_user(t.pk, [ala, ola])
     assert task_queue.run_due() == 0          # the deadline is in the future
     expire_clock(t.pk, seat)

@@ -8,12 +8,14 @@ from django.utils import timezone
 from games import presence, services
 from games.models import Match, Seat, Table
 from ratings import services as ratings
+from tests.games.helpers import every_seat_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def abandoned_match(winner, leaver):
     t = services.create_table(winner, "sixtysix", seats=[winner, leaver], start=True)
+    every_seat_moves(t.pk, [winner, leaver])              # else the claim aborts the match
     presence.place(t.pk, "leaver", 1)
     presence.remove(t.pk, "leaver")                       # the leaver's last socket closes
     Seat.objects.filter(table=t, index=1).update(away_since=timezone.now() - timedelta(minutes=2))

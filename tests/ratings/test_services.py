@@ -13,7 +13,7 @@ from ratings import rating as R
 from ratings import services, tasks
 from ratings.models import MatchPlayer, Rating, RatingChange
 
-from ..games.helpers import expire_clock
+from ..games.helpers import every_seat_moves, expire_clock
 from .factories import finished_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,6 +155,7 @@ def test_a_forfeit_on_time_counts_as_a_loss(make_user, task_queue, rating_queue)
     ala = make_user("ala")
     t = games.create_table(ala, "sixtysix", rated=True, seats=["me", "random"], start=True,
                            bank_seconds=10, increment_seconds=0)
+    every_seat_moves(t.pk, [ala, None], task_queue)       # else running out of time aborts the match
     task_queue.run_due()                                  # the bot moves if it is its turn
     expire_clock(t.pk, 0)                                 # ala's clock runs out
     games.advance(t.pk)

@@ -15,6 +15,7 @@ import { presenting } from "./stage.js";
 import { appendChat, bindChat, renderChat, setAuthor } from "./chat.js";
 import { pmChatFrom, pmMessage, pmSnapshot } from "./players_menu.js";
 import { renderLeaver, tickLeaver } from "./leavers.js";
+import { exitEvent, renderExits } from "./exits.js";
 import { bubbleFor } from "./bubbles.js";
 import { bindKeyboard } from "./keyboard.js";
 import { renderHeader } from "./render/header.js";
@@ -46,6 +47,7 @@ function render() {
   renderLeaver();
   renderHand();
   renderMine();
+  renderExits();
   renderScores();
   renderLastTrick();
   maybeOverlay();
@@ -122,6 +124,7 @@ function handle(msg) {
       S.live = true;      // what changed may be shown happening (fx.js)
       accept(msg);
       (msg.events || [msg.event]).forEach(bubbleFor);
+      (msg.events || [msg.event]).forEach(exitEvent);
       onEvent(msg.event);
       break;
     case "chat":

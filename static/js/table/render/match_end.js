@@ -7,10 +7,12 @@ import { S, mySeat, nSeats, seatName } from "../state.js";
 import { button, toast } from "../controls.js";
 import { send } from "../socket.js";
 import { leaverNote } from "../leavers.js";
+import { exitNote } from "../exits.js";
 
 export function renderMatchEnd(panel) {
   leaverNote(panel);
-  if (S.table.rated) panel.appendChild(ratingsBox());
+  exitNote(panel);
+  if (S.table.rated && S.table.match.ended_by !== "aborted") panel.appendChild(ratingsBox());
   const box = rematchBox();
   if (box) panel.appendChild(box);
 }

@@ -8,6 +8,7 @@ import { S, lobbyUrl, nSeats, perTeam, render, rules, scoreColumns, seatName } f
 import { button } from "../controls.js";
 import { trickStage } from "../stage.js";
 import { renderMatchEnd } from "./match_end.js";
+import { claimNote } from "../exits.js";
 
 const DOCK_MS = 9000;
 /* How the box labels a deal's points, by the result key they are under. */
@@ -78,10 +79,12 @@ export function renderOverlay() {
   }
   const cols = scoreColumns();
   if (res) resultTables(panel, res, o, cols);
+  if (o.kind === "deal") claimNote(panel, o.key);
   if (o.kind === "match" && tb && tb.match) {
     const winners = tb.match.winners || [];
     const names = winners.map(seatName);
-    const wtext = winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
+    const wtext = tb.match.ended_by === "aborted" ? t("match_aborted") :
+      winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
     panel.appendChild(el("p", "result-winner", wtext));
     renderMatchEnd(panel);
     const link = el("a", "btn primary", t("back_to_lobby"));
