@@ -20,8 +20,10 @@ PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.exe
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 PG_URL_BASE = "postgres://postgres@127.0.0.1:5432"
-PG_DB = "bench_live"
-REDIS_DB = 9            # our own Redis DB number (Celery broker keys); tests use none
+# Our own database and Redis DB number (Celery broker keys; tests use none); two benches run at
+# once on one machine each name their own.
+PG_DB = os.environ.get("BENCH_PG_DB", "bench_live")
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "9"))
 
 
 def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
