@@ -786,6 +786,9 @@ def _rematch_seat(live: Live, user) -> int:
             if user is not None and user.is_authenticated and s.user_id == user.id and not user.is_bot]
     if not mine:
         raise ServiceError("spectator", _("Only the match's players can offer or answer a rematch."), t.version)
+    if t.tournament_table:
+        raise ServiceError("tournament_table", _("A tournament's match has no rematch: the tournament "
+                                                 "pairs your next match."), t.version)
     if any(s.user_id is None for s in live.seats):
         raise ServiceError("seat_gone", _("A player of this match no longer has an account."), t.version)
     return mine[0]

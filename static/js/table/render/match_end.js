@@ -11,7 +11,7 @@ import { leaverNote } from "../leavers.js";
 export function renderMatchEnd(panel) {
   leaverNote(panel);
   if (S.table.rated) panel.appendChild(ratingsBox());
-  const box = rematchBox();
+  const box = S.table.tournament ? null : rematchBox();    // the tournament pairs the next match
   if (box) panel.appendChild(box);
 }
 
