@@ -32,3 +32,19 @@ async def test_a_lobby_socket_answers_a_ping_with_a_pong():
     await lobby.comm.send_to(text_data='{"type":"ping"}')
     assert json.loads(await lobby.comm.receive_from()) == {"type": "pong"}
     await lobby.comm.disconnect()
+
+
+async def test_pings_faster_than_one_a_second_reach_the_consumer_whose_limit_counts_them(make_user, task_queue, settings):
+    settings.SOCKET_BURST = 3
+    settings.SOCKET_RATE = 0.001
+    ala = await db(make_user)("ala")
+    table = await db(services.create_table)(ala, "sixtysix", seats=["me", "random"])
+    sock, _ = await connect(table.pk, ala)
+    answers = []
+    for _ in range(6):
+        await sock.comm.send_to(text_data='{"type":"ping"}')
+        answers.append(json.loads(await sock.comm.receive_from()))
+    # The first answered before the consumer; the next three by it, within its burst; then refused.
+    assert [a["type"] for a in answers] == ["pong"] * 4 + ["error"] * 2
+    assert answers[-1]["code"] == "rate_limited"
+    await sock.comm.disconnect()
