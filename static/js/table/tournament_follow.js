@@ -42,6 +42,7 @@ function show(me) {
   if (!box) return;
   box.textContent = "";
   box.hidden = !(me.entrant && me.status === "running");
+  if (me.status === "finished" || me.status === "cancelled") stop();    // nothing more will come
   if (box.hidden) return;
   box.setAttribute("data-paused", me.paused ? "yes" : "no");
   if (!me.paused) { box.appendChild(el("p", "", t("tournament_next_match"))); return; }
@@ -58,9 +59,13 @@ function comeBack(url, node) {
     .then(ask);
 }
 
-function go(url) {
+function stop() {
   gone = true;
   if (socket) { socket.onclose = null; socket.close(); socket = null; }
+}
+
+function go(url) {
+  stop();
   FX.sound.play("turn");
   setTimeout(() => location.assign(url), CHIME_MS);
 }
