@@ -42,7 +42,7 @@ def table_of(page) -> int:
     return int(TABLE.search(page.url).group(1))
 
 
-def test_an_arena_takes_both_players_to_their_next_table_and_a_paused_one_back_in(server, new_page):
+def test_an_arena_takes_both_players_to_their_next_table_and_a_paused_one_back_in(server, new_page, artifacts):
     admin = f"arf{uuid.uuid4().hex[:6]}"
     ala, ola = new_page(), new_page()
     names = [register(ala, server, "af"), register(ola, server, "af")]
@@ -86,6 +86,8 @@ def test_an_arena_takes_both_players_to_their_next_table_and_a_paused_one_back_i
     for page in (ala, ola):
         assert page.locator("[data-action=rematch]").count() == 0      # no rematch at a tournament's table
     assert winner.url.endswith(f"/table/{first}/")                    # no one free to play: he waits here
+    loser.screenshot(path=str(artifacts / "arena-follow-paused.png"))
+    winner.screenshot(path=str(artifacts / "arena-follow-waiting.png"))
 
     # One click brings the loser back; the arena pairs them again and both pages follow.
     loser.locator("#tournament-next [data-action=come-back]").click()

@@ -12,7 +12,7 @@ from tests.browser.test_tables import register, wait_playing
 pytestmark = pytest.mark.browser
 
 
-def test_closing_the_stock_asks_first_and_says_what_a_failed_close_costs(server, new_page):
+def test_closing_the_stock_asks_first_and_says_what_a_failed_close_costs(server, new_page, artifacts):
     page = new_page()
     me = register(page, server)
     table_id = sixtysix_on_lead(server, me, ["AH 9H KS QD AC TC".split(), "KH QH TH 9D QC JC".split()])
@@ -27,6 +27,7 @@ def test_closing_the_stock_asks_first_and_says_what_a_failed_close_costs(server,
     text = box.inner_text()
     assert "cannot be undone" in text and "reach 66 points" in text and "you have 0" in text
     assert "3 game points" in text                      # the opponent has taken no trick yet
+    page.screenshot(path=str(artifacts / "table-close-confirm.png"))
     assert page.evaluate("document.activeElement.dataset.action") == "cancel-close"
     page.keyboard.press("Enter")                        # the stray Enter of the report
     box.wait_for(state="detached")
