@@ -40,6 +40,7 @@ def test_a_stalled_path_shows_reconnecting_and_the_opponent_sees_the_player_away
         proxy.hold()
         ola.wait_for_selector(f"{CONN}.conn-lost", timeout=15000)
         assert "reconnecting" in ola.locator(CONN).inner_text()
+        assert "conn-lost" in ola.locator("#table-app").get_attribute("class")   # the hand takes no click
         badge.wait_for(timeout=20000)                   # the server closed the silent socket
         assert badge.inner_text().strip().startswith("away")
         proxy.release()

@@ -3,7 +3,7 @@
  * an action goes once, with the version it was chosen on. Messages go to the handler main.js
  * installs. */
 import { t } from "./i18n.js";
-import { $, first } from "./dom.js";
+import { $, app, first } from "./dom.js";
 import { S, boot, data, invite, render, tableId } from "./state.js";
 import { toast } from "./controls.js";
 import { trickStage } from "./stage.js";
@@ -150,6 +150,8 @@ export function clearBusy() {
 
 export function setConn(state) {
   S.conn = state;
+  // Lost: the hand and the prompt are dimmed and do not take a click that would go nowhere.
+  if (app) app.classList.toggle("conn-lost", state === "lost");
   const node = $("#conn-status");
   if (!node) return;
   node.className = "conn conn-" + state;
