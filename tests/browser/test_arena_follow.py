@@ -85,6 +85,8 @@ def test_an_arena_takes_both_players_to_their_next_table_and_a_paused_one_back_i
     assert "Your next match starts as soon as an opponent is free" in boxes[winner].inner_text()
     for page in (ala, ola):
         assert page.locator("[data-action=rematch]").count() == 0      # no rematch at a tournament's table
+        back = page.locator(".result-panel[data-kind=match] a.btn.primary")
+        assert back.inner_text() == "Back to the tournament" and back.get_attribute("href").endswith(f"/tournaments/{tid}/")
     assert winner.url.endswith(f"/table/{first}/")                    # no one free to play: he waits here
     loser.screenshot(path=str(artifacts / "arena-follow-paused.png"))
     winner.screenshot(path=str(artifacts / "arena-follow-waiting.png"))
