@@ -131,13 +131,16 @@ class Proc:
 
 # The site's socket frame limit (SOCKET_FRAME_BYTES, as the Procfile's uvicorn has it).
 DAPHNE_FRAME_LIMIT = ("--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536")
+# The server's half of the heartbeat (SOCKET_PING_SECONDS, SOCKET_PING_TIMEOUT_SECONDS), as the
+# Procfile's uvicorn has it.
+DAPHNE_PINGS = ("--ping-interval", "5", "--ping-timeout", "4")
 SITE_APP = "config.asgi:application"
 ECHO_APP = "bench.echo_asgi:application"     # the bare floor (bench/echo_asgi.py)
 
 
 def daphne(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
     return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                   *DAPHNE_FRAME_LIMIT, app], env, log)
+                                   *DAPHNE_FRAME_LIMIT, *DAPHNE_PINGS, app], env, log)
 
 
 def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
