@@ -20,8 +20,10 @@ PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.exe
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 PG_URL_BASE = "postgres://postgres@127.0.0.1:5432"
-PG_DB = "bench_live"
-REDIS_DB = 9            # our own Redis DB number (Celery broker keys); tests use none
+# Our own database and Redis DB number (Celery broker keys; tests use none); two benches run at
+# once on one machine each name their own.
+PG_DB = os.environ.get("BENCH_PG_DB", "bench_live")
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "9"))
 
 
 def base_env(workdir: Path, *, bot_delay_ms: int, deal_pause_ms: int) -> dict:
@@ -129,13 +131,16 @@ class Proc:
 
 # The site's socket frame limit (SOCKET_FRAME_BYTES, as the Procfile's uvicorn has it).
 DAPHNE_FRAME_LIMIT = ("--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536")
+# The server's half of the heartbeat (SOCKET_PING_SECONDS, SOCKET_PING_TIMEOUT_SECONDS), as the
+# Procfile's uvicorn has it.
+DAPHNE_PINGS = ("--ping-interval", "5", "--ping-timeout", "4")
 SITE_APP = "config.asgi:application"
 ECHO_APP = "bench.echo_asgi:application"     # the bare floor (bench/echo_asgi.py)
 
 
 def daphne(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:
     return Proc(f"daphne:{port}", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                   *DAPHNE_FRAME_LIMIT, app], env, log)
+                                   *DAPHNE_FRAME_LIMIT, *DAPHNE_PINGS, app], env, log)
 
 
 def uvicorn(port: int, env: dict, log: Path, app: str = SITE_APP) -> Proc:

@@ -10,6 +10,12 @@ split between the two processes. Reported: how fast they connected (each is a ha
 snapshot read from the database), then over the idle window each web process's CPU (100 = one
 core) and resident memory, and the sockets the servers closed (a server that cannot keep up with
 its pings drops them).
+
+The heartbeat (docs/PROTOCOL.md "Heartbeat"): uvicorn pings every socket as the Procfile says;
+``--no-server-ping`` runs it without, and ``--heartbeat`` has every socket send the table page's
+ping each 2.5 s, as a page at a quiet table does (the worst case: a busy table's page never pings).
+
+    .venv/bin/python bench/idle.py --sockets 2000 --server uvicorn --seconds 30 [--heartbeat] [--no-server-ping]
 """
 from __future__ import annotations
 
@@ -56,6 +62,22 @@ async def connect_all(urls: list[tuple[int, str]], parallel: int) -> tuple[list,
     return socks, time.perf_counter() - t0, failed
 
 
+PING = '{"type":"ping"}'
+PING_SECONDS = 2.5          # static/js/table/heartbeat.js's QUIET_MS
+
+
+async def ping(ws, phase: float) -> None:
+    """The page's half of the heartbeat on a socket that hears nothing: a ping every 2.5 s,
+    spread over the interval so the sockets do not all ping in one instant."""
+    await asyncio.sleep(phase * PING_SECONDS)
+    try:
+        while True:
+            await ws.send(PING)
+            await asyncio.sleep(PING_SECONDS)
+    except websockets.ConnectionClosed:
+        pass
+
+
 async def run(args, ports: list[int], table_ids: list[int], pids: dict[str, int]) -> dict:
     urls = []
     for i in range(args.sockets):
@@ -77,6 +99,7 @@ async def run(args, ports: list[int], table_ids: list[int], pids: dict[str, int]
             pass
         return n
     readers = [asyncio.ensure_future(drain(ws)) for ws in socks]
+    pingers = [asyncio.ensure_future(ping(ws, i / len(socks))) for i, ws in enumerate(socks)] if args.heartbeat else []
     await asyncio.sleep(2)        # the connection burst's tail settles
     cpu0, w0 = S.cpu_sample(pids), time.perf_counter()
     await asyncio.sleep(args.seconds)
@@ -84,12 +107,28 @@ async def run(args, ports: list[int], table_ids: list[int], pids: dict[str, int]
     rss = {name: rss_mb(pid) for name, pid in pids.items() if name.startswith("web")}
     closed = sum(1 for ws in socks if ws.state is not websockets.protocol.State.OPEN)
     await asyncio.gather(*(ws.close() for ws in socks), return_exceptions=True)
-    for r in readers:
+    for r in readers + pingers:
         r.cancel()
     cpu = {k: 100.0 * v / (w1 - w0) for k, v in S.cpu_delta(cpu0, cpu1).items()}
-    return {"server": args.server, "sockets": len(socks), "failed": failed, "connect_s": took,
+    return {"server": args.server, "heartbeat": args.heartbeat, "server_ping": not args.no_server_ping,
+            "sockets": len(socks), "failed": failed, "connect_s": took,
             "connect_per_s": len(socks) / took, "closed_by_server": closed,
             "cpu": {k: round(v, 1) for k, v in cpu.items()}, "rss_mb": {k: round(v) for k, v in rss.items()}}
+
+
+def without_pings(words_of):
+    """The Procfile's words less its --ws-ping-interval and --ws-ping-timeout (and their values)."""
+    def words(name: str) -> list[str]:
+        out, skip = [], False
+        for w in words_of(name):
+            if skip:
+                skip = False
+            elif w in ("--ws-ping-interval", "--ws-ping-timeout"):
+                skip = True
+            else:
+                out.append(w)
+        return out
+    return words
 
 
 def main() -> int:
@@ -100,7 +139,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=30, help="the idle window measured")
     ap.add_argument("--parallel", type=int, default=64, help="handshakes in flight at once")
     ap.add_argument("--json", help="append the result row to this JSON-lines file")
+    ap.add_argument("--heartbeat", action="store_true", help="every socket pings as a quiet table's page does")
+    ap.add_argument("--no-server-ping", action="store_true", help="uvicorn without the Procfile's protocol pings")
     args = ap.parse_args()
+    if args.no_server_ping:
+        S.procfile_words = without_pings(S.procfile_words)
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -10,6 +10,7 @@ http = get_asgi_application()  # sets Django up before the consumers are importe
 from botapi.auth import BearerTokenMiddleware  # noqa: E402
 from botapi.routing import websocket_urlpatterns as botapi_ws  # noqa: E402
 from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
+from games.pings import AnswerPings  # noqa: E402
 from games.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
 from pool.routing import websocket_urlpatterns as pool_ws  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa: E402
@@ -23,7 +24,8 @@ application = ProtocolTypeRouter({
     # A handshake with "Authorization: Bearer <token>" is a bot's (botapi/auth.py, docs/BOTS.md);
     # every other one goes through the browser stack unchanged. Either way, once its user is
     # known, a socket takes its address's and its account's slots (games/socket_guard.py).
-    "websocket": BearerTokenMiddleware(
+    # The heartbeat's pings are answered before all that (games/pings.py).
+    "websocket": AnswerPings(BearerTokenMiddleware(
         bots=SocketSlots(URLRouter(websocket_urlpatterns)),
-        browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(SocketSlots(URLRouter(websocket_urlpatterns))))),
+        browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(SocketSlots(URLRouter(websocket_urlpatterns)))))),
 })

@@ -3,9 +3,10 @@ the browser tests start. One web process (the in-memory channel layer and the Ce
 it, and it starts the bot processes that do the bots' thinking, games/thinking.py), on uvicorn with uvloop and httptools as the Procfile's web processes: at 400 embedded tables
 it held p99 under 100 ms where Daphne did not (docs/SCALING.md, bench/matrix.py). Daphne serves
 the same application unchanged: ``daphne --websocket-max-message-size 65536
---websocket-max-frame-size 65536 config.asgi:application`` (the frame limit: SOCKET_FRAME_BYTES),
-but has no deadline for a request's head (its ``--http-timeout`` bounds the application's answer,
-and Twisted's idle timeout restarts with every byte): serve it only behind deploy/nginx.conf.
+--websocket-max-frame-size 65536 --ping-interval 5 --ping-timeout 4 config.asgi:application`` (the
+frame limit: SOCKET_FRAME_BYTES; the pings: SOCKET_PING_SECONDS, SOCKET_PING_TIMEOUT_SECONDS), but
+has no deadline for a request's head (its ``--http-timeout`` bounds the application's answer, and
+Twisted's idle timeout restarts with every byte): serve it only behind deploy/nginx.conf.
 """
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> None:
         timeout_graceful_shutdown=5,
         # A bigger socket message closes the socket unread (games/socket_guard.py).
         ws_max_size=settings.SOCKET_FRAME_BYTES,
+        # A client that stops answering pings is closed: its player is away (docs/PROTOCOL.md "Heartbeat").
+        ws_ping_interval=settings.SOCKET_PING_SECONDS, ws_ping_timeout=settings.SOCKET_PING_TIMEOUT_SECONDS,
     )
 
 

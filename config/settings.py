@@ -355,6 +355,14 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_FRA
 # A table socket's `sync` is answered with a snapshot at most once this often; those that come
 # sooner are answered together when the time is up (games/sync_pace.py).
 SYNC_SECONDS = env.float("SYNC_SECONDS", default=1.0)
+# The server's half of the socket heartbeat (docs/PROTOCOL.md "Heartbeat"): a WebSocket ping every
+# SOCKET_PING_SECONDS; a client that has not answered within SOCKET_PING_TIMEOUT_SECONDS is closed,
+# so a stalled path counts as a closed socket (the player is away) within 9 s, well inside the
+# leaver's grace. Browsers answer protocol pings even in a throttled background tab. uvicorn:
+# --ws-ping-interval / --ws-ping-timeout (config/serve.py, the Procfile); Daphne: --ping-interval /
+# --ping-timeout.
+SOCKET_PING_SECONDS = 5
+SOCKET_PING_TIMEOUT_SECONDS = 4
 # Open sockets per client address and per account, across every web process (0: no limit).
 SOCKET_PER_ADDRESS = env.int("SOCKET_PER_ADDRESS", default=60)
 SOCKET_PER_ACCOUNT = env.int("SOCKET_PER_ACCOUNT", default=30)

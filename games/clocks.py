@@ -36,10 +36,16 @@ def acting(live: Live) -> set[int]:
     return set(live.state.seats_to_act())
 
 
+def timed(table: Table) -> bool:
+    """An untimed table (bank and increment 0: "Play now" against bots may choose it) runs no clock."""
+    return table.bank_seconds > 0 or table.increment_seconds > 0
+
+
 def run(live: Live, now: datetime) -> None:
     """Start the clock of every human seat that must act and is not running yet (adding the
-    increment: a turn's deadline is bank + increment); stop every other clock."""
-    to_act = acting(live)
+    increment: a turn's deadline is bank + increment); stop every other clock. An untimed table
+    starts none."""
+    to_act = acting(live) if timed(live.table) else set()
     inc = live.table.increment_seconds * 1000
     for seat in live.seats:
         running = seat.turn_started_at is not None

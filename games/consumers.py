@@ -210,6 +210,9 @@ class TableConsumer(ThinConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if await self.over_limit(self.version):
             return
+        if text_data == socket_base.PING:
+            await self.send(text_data=socket_base.PONG)
+            return
         data, kind = socket_base.parse(text_data, bytes_data)
         if kind == "sync":
             await self.sync_pace.ask(self._resync)
@@ -452,6 +455,9 @@ class LobbyConsumer(ThinConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if await self.over_limit():
+            return
+        if text_data == socket_base.PING:
+            await self.send(text_data=socket_base.PONG)
             return
         await self.send_json({"type": "error", "code": "unknown_type",
                               "reason": "The lobby socket only sends.", "version": None})

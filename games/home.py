@@ -17,7 +17,7 @@ from accounts.models import BOT_LEVELS
 
 from games.bots import levels
 
-from . import in_progress, limits, services
+from . import in_progress, limits, services, time_controls
 from .engine import core
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -79,6 +79,7 @@ def _games(request, errors: dict | None = None) -> list[dict]:
             "variant": chosen if chosen in rules.variants else rules.variants[0],
             "level": levels.offered(game, level),      # a level merged in this game: the one it joins
             "levels": bot_level_choices(game),
+            "clocks": time_controls.choices(saved.get("clock")),
             "summary": _summary_template(game, request.LANGUAGE_CODE),
             "lobby_url": reverse("lobby", args=[game]),
             "watch_url": _watch_url(game),
@@ -143,6 +144,10 @@ def play_now(request):
     if level not in BOT_LEVELS:
         return _bad(request, game, _("Choose a bot level: %(levels)s.") % {
             "levels": ", ".join(str(BOT_LEVEL_LABELS[lv]) for lv in BOT_LEVELS)})
+    clock = request.POST.get("clock") or time_controls.DEFAULT
+    bank_increment = time_controls.parse(clock)
+    if bank_increment is None:
+        return _bad(request, game, _("Choose one of the offered clocks."))
     try:
         user = login_as_guest(request)          # GUEST_RATE per address
     except accounts_limits.Limited as over:
@@ -154,12 +159,13 @@ def play_now(request):
         return redirect(reverse("table", args=[playing]))
     try:
         table = services.create_table(user, game, variant, seats=["me"] + [level] * (rules.seats - 1),
+                                      bank_seconds=bank_increment[0], increment_seconds=bank_increment[1],
                                       start=True, counted=True)     # TABLE_CREATE_RATE, with the lobby's form
     except ServiceError as err:
         return limits.answer(_bad(request, game, err.reason), err)
     saved = _remembered(request)
     variants = saved.get("variants") if isinstance(saved.get("variants"), dict) else {}
-    request.session[SESSION_KEY] = {"level": level, "variants": {**variants, game: variant}}
+    request.session[SESSION_KEY] = {"level": level, "variants": {**variants, game: variant}, "clock": clock}
     return redirect(reverse("table", args=[table.pk]))
 
 

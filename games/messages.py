@@ -78,6 +78,7 @@ def table_json(live: Live, now: datetime | None = None, *, summary: bool = False
     data = {
         "id": t.pk, "game": t.game, "variant": t.variant, "rated": t.rated, "private": t.private,
         "status": status, "bots_allowed": t.bots_allowed,
+        "tournament": t.tournament_table,    # a tournament pairs its next match: no rematch here
         "time_control": {"bank_seconds": t.bank_seconds, "increment_seconds": t.increment_seconds},
         "seats": [_seat_json(live, s) for s in live.seats],
         "owner": t.owner.username if t.owner_id else None,

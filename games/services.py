@@ -78,6 +78,13 @@ def _schedule(live: Live) -> None:
 
 
 # --- table life --------------------------------------------------------------------------------------
+def _only_bots_besides_owner(spec: list) -> bool:
+    """Every seat but the owner's is a bot (a level or a bot user): nobody waits on his clock, so
+    such an unrated table may be untimed (games/time_controls.py)."""
+    return all(s == "me" or (isinstance(s, str) and s in BOT_LEVELS)
+               or (not isinstance(s, str) and getattr(s, "is_bot", False)) for s in spec)
+
+
 def create_table(owner, game: str, variant: str | None = None, *, rated: bool = False,
                  bank_seconds: int = 300, increment_seconds: int = 5, private: bool = False,
                  seats: list[str] | None = None, start: bool | None = None,
@@ -103,9 +110,10 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
         raise ServiceError("forbidden", _("Log in or play as a guest to create a table."))
     if rated and owner.is_guest:
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
-    if not (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120):
-        raise ServiceError("bad_request", _("That time control is not offered."))
     spec = list(seats) if seats is not None else ["me"] + [""] * (rules.seats - 1)
+    untimed = bank_seconds == 0 and increment_seconds == 0 and not rated and _only_bots_besides_owner(spec)
+    if not (untimed or (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120)):
+        raise ServiceError("bad_request", _("That time control is not offered."))
     if len(spec) != rules.seats or spec.count("me") > 1 or any(
             isinstance(s, str) and s not in ("me", "") and s not in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
@@ -785,6 +793,9 @@ def _rematch_seat(live: Live, user) -> int:
             if user is not None and user.is_authenticated and s.user_id == user.id and not user.is_bot]
     if not mine:
         raise ServiceError("spectator", _("Only the match's players can offer or answer a rematch."), t.version)
+    if t.tournament_table:
+        raise ServiceError("tournament_table", _("A tournament's match has no rematch: the tournament "
+                                                 "pairs your next match."), t.version)
     if any(s.user_id is None for s in live.seats):
         raise ServiceError("seat_gone", _("A player of this match no longer has an account."), t.version)
     return mine[0]

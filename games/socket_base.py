@@ -88,6 +88,12 @@ class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):
         return True
 
 
+# The client's half of the heartbeat (docs/PROTOCOL.md "Heartbeat"): a page that has heard nothing
+# for a while sends this exact text and is answered at once, without parsing or any other work.
+PING = '{"type":"ping"}'
+PONG = '{"type":"pong"}'
+
+
 def parse(text_data, bytes_data) -> tuple[dict | None, str | None]:
     """A client's frame as (the message, its ``type``): (None, None) for what is not a JSON object
     (each consumer answers that in its own words)."""

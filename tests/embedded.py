@@ -13,7 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Iterator
 
-from bench._servers import DAPHNE_FRAME_LIMIT
+from bench._servers import DAPHNE_FRAME_LIMIT, DAPHNE_PINGS
 from tests.forking_shell import Shell
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +71,7 @@ def embedded_site(work: Path, server: str = "uvicorn", **settings: str) -> Itera
     log = open(log_path, "w")
     command = {"uvicorn": [sys.executable, "-m", "config.serve", "--port", str(port), "--access-log"],
                "daphne": [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                          *DAPHNE_FRAME_LIMIT, "config.asgi:application"]}[server]
+                          *DAPHNE_FRAME_LIMIT, *DAPHNE_PINGS, "config.asgi:application"]}[server]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
     shells: list[Shell] = []

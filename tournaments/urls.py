@@ -8,5 +8,6 @@ urlpatterns = [
     path("<int:tournament_id>/live/", views.live, name="tournament_live"),
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("<int:tournament_id>/me/", views.me, name="tournament_me"),
     path("<int:tournament_id>/<str:action>/", views.control, name="tournament_control"),
 ]

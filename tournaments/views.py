@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.db.models import Count
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -9,8 +9,8 @@ from django.views.decorators.http import require_POST
 from games.engine.core import GAME_NAMES, get_rules
 from games.models import GAME_CHOICES
 
-from . import controls, formats, services
-from .models import Entry, Game, Round, Tournament
+from . import controls, follow, formats, services
+from .models import Entry, Tournament
 
 GAME_LABELS = dict(GAME_CHOICES)
 
@@ -46,23 +46,22 @@ def _context(request, t: Tournament) -> dict:
         mine = Entry.objects.filter(tournament=t, user=request.user, withdrawn=False).first()
     return {
         "t": t, "fmt": fmt, "state": state, "mine": mine, "game_label": GAME_LABELS.get(t.game, t.game),
-        "my_table": _my_table(t, mine), "is_admin": controls.is_admin(request.user),
+        "my_table": follow.current_table(t, mine), "is_admin": controls.is_admin(request.user),
         "is_staff": controls.is_staff(request.user), "now": now,
         "registration_open": services.registration_open(t),
         "can_register": (services.registration_open(t) and request.user.is_authenticated
                          and not request.user.is_guest and mine is None),
         "full": len(state["entries"]) >= t.max_entries,
+        "pause_why": follow.paused_why(t, mine) if mine is not None and mine.paused else None,
         **fmt.page_context(t, now),
     }
 
 
-def _my_table(t: Tournament, mine: Entry | None) -> int | None:
-    """The table of the viewer's match now being played, if any."""
-    if mine is None or t.status != Tournament.Status.RUNNING:
-        return None
-    running = Game.objects.filter(round__tournament=t, round__status=Round.Status.PLAYING, result__isnull=True,
-                                  table__isnull=False).values_list("table_id", "players")
-    return next((table for table, players in running if mine.pk in players), None)
+def me(request, tournament_id):
+    """The viewer's table now and, paused, why and the way back (tournaments/follow.py), as JSON:
+    what his open table page asks whenever the tournament's socket says it changed."""
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    return JsonResponse(follow.for_player(t, request.user))
 
 
 def detail(request, tournament_id):

@@ -408,6 +408,15 @@ class SixtySixState(State):
         return {"points": now, "enough": now >= TARGET, "with_marriage": with_marriage,
                 "target": TARGET, "false_gives": gives}
 
+    def close_check(self, seat) -> dict | None:
+        """For the player on lead who may close the stock: closing cannot be undone, and binds him
+        to reach the target with the tricks left; his points now, and what failing gives the
+        opponent (as ``_failed_close`` scores it). None when he may not close."""
+        if self.over or seat != self.to_act() or self.lead_card >= 0 or not self.stock_open:
+            return None
+        gives = 3 if self.opts.santase or self.tricks[1 - seat] == 0 else 2
+        return {"points": self.points(seat), "target": TARGET, "fail_gives": gives}
+
     def decision(self, seat, legal):
         """Beside the kinds: ``marriages``, the points of each suit's marriage the seat may announce
         with its lead now (a client names them; it never counts them)."""
@@ -418,8 +427,10 @@ class SixtySixState(State):
         return found
 
     def notes(self, seat):
-        """``claim`` for the player on lead who may claim 66; ``outcome`` once the deal is over."""
+        """``claim`` for the player on lead who may claim 66; ``close`` for one who may close the
+        stock; ``outcome`` once the deal is over."""
         return {"claim": self.claim_check(seat) if seat is not None else None,
+                "close": self.close_check(seat) if seat is not None else None,
                 "outcome": self.outcome() if self.over else None}
 
     def result(self):

@@ -124,3 +124,14 @@ def test_accepting_twice_is_harmless_and_an_unseen_offer_is_stale(make_user, tas
     with pytest.raises(ServiceError) as err:
         services.rematch(t.pk, ala, Table.objects.get(pk=t.pk).version, "offer")
     assert err.value.code == "rematch_started"
+
+
+def test_a_tournament_table_offers_no_rematch_the_tournament_pairs_the_next_match(make_user, task_queue):
+    ala, ola = make_user("ala"), make_user("ola")
+    t = finished_table(ala, [ala, ola], tournament=True)
+    with pytest.raises(ServiceError) as err:
+        services.rematch(t.pk, ala, t.version, "offer")
+    assert err.value.code == "tournament_table" and "tournament pairs your next match" in err.value.reason
+    assert offer_of(t.pk) is None and Table.objects.count() == 1
+    live = loading.load(t.pk)
+    assert messages.table_json(live)["tournament"] is True

@@ -29,6 +29,7 @@ import { maybeOverlay, renderOverlay, showOverlay, tickNextDeal } from "./render
 import { followRematch, onRatings, onRematch } from "./render/match_end.js";
 import { renderPrompt } from "./prompts/index.js";
 import { onHint } from "./prompts/hint.js";
+import { followTournament } from "./tournament_follow.js";
 
 /* What tests and the page's other scripts may read; ``presenting()``: the middle of the table is
  * still showing a finished trick (held, or sweeping to its winner); the prompt and the playable
@@ -54,6 +55,7 @@ function render() {
   renderOverlay();
   signalTurn();
   setConn(S.conn);
+  followTournament();
 }
 
 /* Our turn: a chime when it begins (not on a reload) and the tab's title and icon say so. */

@@ -3,10 +3,11 @@
  * an action goes once, with the version it was chosen on. Messages go to the handler main.js
  * installs. */
 import { t } from "./i18n.js";
-import { $, first } from "./dom.js";
+import { $, app, first } from "./dom.js";
 import { S, boot, data, invite, render, tableId } from "./state.js";
 import { toast } from "./controls.js";
 import { trickStage } from "./stage.js";
+import { watch } from "./heartbeat.js";
 
 let handler = () => {};
 export function onMessage(fn) { handler = fn; }
@@ -21,26 +22,34 @@ function wsUrl() {
 }
 
 export function connect() {
-  setConn("connecting");
+  setConn(S.reconnecting ? "lost" : "connecting");
   let ws;
   try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleReconnect(); return; }
   S.ws = ws;
   S.gotSnapshot = false;
+  // A handshake a stalled path holds would leave the page "connecting" for as long as it lasts.
+  setTimeout(() => { if (S.ws === ws && ws.readyState === 0) dropStalled(ws); }, OPEN_TIMEOUT_MS);
   ws.onopen = () => {
     S.retry = 0;
-    setConn("online");
+    if (S.beat) S.beat.stop();
+    S.beat = watch(ws, () => dropStalled(ws));
+    if (!S.reconnecting) setConn("online");
     // The server sends a snapshot on connect; ask for one if it does not come.
     setTimeout(() => { if (S.ws === ws && !S.gotSnapshot) send({ type: "sync" }); }, 1500);
   };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (S.beat) S.beat.heard();
+    if (msg.type === "pong") return;
+    if (msg.type === "snapshot" && S.reconnecting) showReconnected();
     if (isStale(msg)) return;
     handler(msg);
   };
   ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     S.ws = null;
+    if (S.beat) { S.beat.stop(); S.beat = null; }
     clearBusy();
     if (ev.code === 4403 || ev.code === 4404 || ev.code === 4401) {
       setConn("forbidden");
@@ -50,6 +59,7 @@ export function connect() {
     if (GOING_AWAY.includes(ev.code)) {
       // The server is restarting (docs/PROTOCOL.md "Restarts"): another process takes the socket
       // at once; a little jitter so a whole process's sockets do not arrive in one instant.
+      S.reconnecting = true;
       setConn("lost");
       setTimeout(connect, 100 + Math.random() * 400);
     } else {
@@ -60,6 +70,27 @@ export function connect() {
 }
 
 const GOING_AWAY = [4503, 1012, 1001];
+const OPEN_TIMEOUT_MS = 5000;
+
+/* A socket that went silent (heartbeat.js) or never opened: forgotten at once (its close may take
+ * as long as the stall) and replaced; the player sees "reconnecting" until a snapshot comes. */
+function dropStalled(ws) {
+  if (S.ws !== ws) return;
+  ws.onopen = ws.onmessage = ws.onclose = null;
+  try { ws.close(); } catch (e) { /* already closing */ }
+  S.ws = null;
+  if (S.beat) { S.beat.stop(); S.beat = null; }
+  clearBusy();
+  scheduleReconnect();
+  render();
+}
+
+/* Back after a loss: said for a few seconds, then the usual "Connected". */
+function showReconnected() {
+  S.reconnecting = false;
+  setConn("reconnected");
+  setTimeout(() => { if (S.conn === "reconnected") { setConn("online"); render(); } }, 4000);
+}
 
 /* An update older than what is shown (a snapshot overtook it) changes nothing. */
 function isStale(msg) {
@@ -67,6 +98,7 @@ function isStale(msg) {
 }
 
 function scheduleReconnect() {
+  S.reconnecting = true;
   setConn("lost");
   const delay = Math.min(15000, 500 * Math.pow(2, S.retry++)) * (0.8 + Math.random() * 0.4);
   setTimeout(connect, delay);
@@ -118,6 +150,8 @@ export function clearBusy() {
 
 export function setConn(state) {
   S.conn = state;
+  // Lost: the hand and the prompt are dimmed and do not take a click that would go nowhere.
+  if (app) app.classList.toggle("conn-lost", state === "lost");
   const node = $("#conn-status");
   if (!node) return;
   node.className = "conn conn-" + state;

@@ -3,7 +3,9 @@
  * plainly, with its marriage, or with its marriage and a declaration asks which; the points shown
  * are the engine's (decision.marriages). Declaring ends the deal at once: the engine says what the
  * player has now (view.claim, with each marriage he may announce in the same step) and what a
- * false claim gives the opponent, so a claim short of the target asks first and says what it costs. */
+ * false claim gives the opponent, so a claim short of the target asks first and says what it costs.
+ * Closing the stock cannot be undone either: it always asks first, with the engine's price of a
+ * failed close (view.close), the safe answer focused (a stray Enter cancels). */
 import { Cards, el } from "../dom.js";
 import { t } from "../i18n.js";
 import { S, decision, legal, legalPlays, render } from "../state.js";
@@ -15,9 +17,11 @@ export const kinds = ["exchange", "close", "declare"];
 export function prompt(ctx) {
   legal().filter((a) => kinds.indexOf(a.type) >= 0).forEach((a) => {
     const declare = a.type === "declare";
-    ctx.actions.appendChild(button(t("act_" + a.type), () => (declare ? claim(a) : act(a)),
+    ctx.actions.appendChild(button(t("act_" + a.type), () => (declare ? claim(a) : a.type === "close" ? close(a) : act(a)),
       declare && !claimShort(a) ? "primary" : "", { "data-action": a.type }));
   });
+  if (S.confirmClose && !(S.view && S.view.close)) S.confirmClose = null;
+  if (S.confirmClose) { confirmCloseBox(ctx.actions); return; }
   if (S.confirmClaim) { confirmClaimBox(ctx.actions); return; }
   if (S.marriageFor) marriageChoice(ctx);
 }
@@ -70,6 +74,28 @@ function confirmClaimBox(actions) {
     { "data-action": "confirm-declare" }));
   const cancel = button(t("cancel"), () => { S.confirmClaim = null; render(); }, "subtle",
     { "data-action": "cancel-declare" });
+  box.appendChild(cancel);
+  actions.appendChild(box);
+  setTimeout(() => { if (cancel.isConnected) cancel.focus(); }, 0);   // the safe answer first
+}
+
+function close(action) {
+  if (!(S.view && S.view.close)) { act(action); return; }
+  S.confirmClose = action;
+  render();
+}
+function confirmCloseBox(actions) {
+  const a = S.confirmClose, c = S.view.close;
+  const box = el("div", "claim-confirm close-confirm");
+  box.setAttribute("role", "alertdialog");
+  const text = el("p", "", t("close_confirm", { points: c.points, target: c.target, n: c.fail_gives }));
+  text.id = "close-confirm-text";
+  box.setAttribute("aria-describedby", text.id);
+  box.appendChild(text);
+  box.appendChild(button(t("close_anyway"), () => { S.confirmClose = null; act(a); }, "danger",
+    { "data-action": "confirm-close" }));
+  const cancel = button(t("cancel"), () => { S.confirmClose = null; render(); }, "subtle",
+    { "data-action": "cancel-close" });
   box.appendChild(cancel);
   actions.appendChild(box);
   setTimeout(() => { if (cancel.isConnected) cancel.focus(); }, 0);   // the safe answer first

@@ -13,7 +13,7 @@ export function renderMatchEnd(panel) {
   leaverNote(panel);
   exitNote(panel);
   if (S.table.rated && S.table.match.ended_by !== "aborted") panel.appendChild(ratingsBox());
-  const box = rematchBox();
+  const box = S.table.tournament ? null : rematchBox();    // the tournament pairs the next match
   if (box) panel.appendChild(box);
 }
 

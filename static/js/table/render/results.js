@@ -87,8 +87,10 @@ export function renderOverlay() {
       winners.length && winners.length === nSeats() ? t("draw") : t("winners", { names: names.join(", ") });
     panel.appendChild(el("p", "result-winner", wtext));
     renderMatchEnd(panel);
-    const link = el("a", "btn primary", t("back_to_lobby"));
-    link.href = lobbyUrl;
+    // A tournament's table leads back to its tournament (its next match comes from there).
+    const home = tb.tournament ? document.querySelector("a.table-tournament") : null;
+    const link = el("a", "btn primary", t(home ? "back_to_tournament" : "back_to_lobby"));
+    link.href = home ? home.href : lobbyUrl;
     panel.appendChild(link);
   } else if (!docked) {
     const note = el("p", "result-note muted", t("next_deal_soon"));
