@@ -109,9 +109,13 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     if len(spec) != rules.seats or spec.count("me") > 1 or any(
             isinstance(s, str) and s not in ("me", "") and s not in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
-    # Bots have ratings too, so they may sit at rated tables; guests never do.
     if rated and any(not isinstance(s, str) and s.is_guest for s in spec):
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if rated and any(_is_house_bot(s) for s in spec):
+        # House bots are never rated (ratings/house_bots.py): a win against one is worth nothing.
+        raise ServiceError("rated_house_bot", _("Tables with house bots are never rated: untick "
+                                                "\"Rated\" or leave the seats open for people."),
+                           category="forbidden")
     if "me" in spec:            # the owner seats himself: as if he sat down (players the system seats are its choice)
         _check_may_sit(owner, rated=rated, bots_allowed=bots_allowed)
     if counted:
@@ -165,6 +169,11 @@ def sit(table_id: int, user, seat: int) -> None:
             return
         _bump(live, now)
         _broadcast(live, [event], now, resync=True, lobby=True)
+
+
+def _is_house_bot(who) -> bool:
+    """A seat's entry of ``create_table`` that is a house bot: a level's name or a bot user."""
+    return who in BOT_LEVELS if isinstance(who, str) else bool(who.is_bot)
 
 
 def _check_may_sit(user, *, rated: bool, bots_allowed: bool, version: int | None = None) -> None:

@@ -6,8 +6,8 @@ from . import services
 
 def on_match_finished(sender, match, table, **kwargs):
     # The history rows commit (or roll back) with the match itself.
-    services.record_players(match, table)
-    if table.rated:
+    players = services.record_players(match, table)
+    if players and players[0].rated:       # a rated table without a house bot (house_bots.py)
         match_id = match.pk
 
         def enqueue():
