@@ -230,7 +230,7 @@ def _start_match(live: Live, now: datetime, events: tuple | list = (), *, resync
     # The first deal's commitment goes out with the match's start; the deal is drawn at once
     # unless a player's client seed is awaited (games/fair_deals.py), then by the due work.
     fair_deals.commit_next(live, now, first=True)
-    if fair_deals.ready(live, now):
+    if fair_deals.ready(live, now) and not fair_deals.held(live, now):
         _new_deal(live, now)
     else:
         t.status = Status.BETWEEN_DEALS
@@ -534,6 +534,8 @@ def _advance(live: Live, version: int | None, now: datetime, thought: Thought | 
         _time_out(live, gone, now, abandoned=True)
         return None
     if t.status == Status.BETWEEN_DEALS and (t.next_deal_at is None or t.next_deal_at <= now):
+        if fair_deals.held(live, now):      # a duplicate board still being played at another table
+            return _not_due(live, now)
         _new_deal(live, now)
         _bump(live, now)
         _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now)
