@@ -8,7 +8,7 @@ other rating sites, it detects and flags boosting instead). What it does:
 * The pool never pairs two accounts seen on the same address (``apart``): a stranger's pairing is
   what the pool is for, and pairing one's own second account there was the way to farm it. Such
   accounts may still play each other at a lobby table they set up.
-* Rated matches between accounts seen together are counted (``check_match``): at FLAG_MATCHES
+* Rated matches between accounts seen together are counted (``check_match``): at LINKED_FLAG_MATCHES (3)
   within the retention, the moderators get a report (reason "cheating", no reporter) naming the
   account that won more of them, with every such match's result. Staff decide; nothing is undone
   automatically. A further report on the same pair waits until the open one is closed.
@@ -19,6 +19,7 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.apps import apps
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,7 +27,6 @@ from accounts import address_keys
 
 from .models import Report, SeenAddress
 
-FLAG_MATCHES = 3        # rated matches between accounts seen together before the moderators are told
 FLAG_TEXT = "Seen together:"
 
 
@@ -55,7 +55,7 @@ def apart(user_ids) -> set[frozenset]:
 
 def check_match(match_id: int) -> list[Report]:
     """After a rated match: a report for each pair of its players seen together who have played
-    FLAG_MATCHES rated matches together within the retention (none while one is open)."""
+    LINKED_FLAG_MATCHES rated matches together within the retention (none while one is open)."""
     players = apps.get_model("ratings", "MatchPlayer")     # the history index (same layer: no import)
     people = list(players.objects.filter(match_id=match_id, rated=True, user__isnull=False)
                   .values_list("user_id", flat=True))
@@ -68,7 +68,7 @@ def check_match(match_id: int) -> list[Report]:
         rows = list(players.objects.filter(match_id__in=list(shared), user_id__in=[a, b])
                     .select_related("user").order_by("finished_at", "match_id", "seat"))
         matches = sorted({r.match_id for r in rows})
-        if len(matches) < FLAG_MATCHES:
+        if len(matches) < settings.LINKED_FLAG_MATCHES:
             continue
         wins = {a: 0, b: 0}
         for r in rows:

@@ -12,13 +12,16 @@
   and the puzzle (openskill, ratings/rating.py): solved, he wins; failed, the puzzle does. Later
   attempts, guests' and bots' count on the puzzle's figures but move no rating. Hard to farm: a
   first attempt from an address the puzzle's solution was shown to lately is not rated
-  (``sightings``), and no attempt moves either rating by more than ``MAX_CHANGE`` points.
+  (``sightings``), and no attempt moves either rating by more than PUZZLE_MAX_CHANGE points (20:
+  about what a settled player gains by solving a puzzle of his own rating, so a run of solves by
+  someone who knew the answers buys a little instead of a newcomer's +50 a puzzle).
 """
 from __future__ import annotations
 
 import datetime
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -36,10 +39,6 @@ from .models import Attempt, Puzzle, PuzzleRating
 
 log = logging.getLogger(__name__)
 PER_DEAL = 1            # puzzles taken from one deal at most
-# The most one rated attempt moves the player's (and the puzzle's) display rating: about what a
-# settled player gains by solving a puzzle of his own rating, so a run of solves by someone who
-# knew the answers buys a few dozen points instead of a newcomer's +50 a puzzle.
-MAX_CHANGE = 20
 
 
 # --- taking puzzles ------------------------------------------------------------------------------
@@ -212,8 +211,8 @@ def result_of(attempt: Attempt) -> dict:
 
 
 def bounded(mu_before: float, after: R.Skill) -> R.Skill:
-    """``after`` with its move from ``mu_before`` cut to MAX_CHANGE display points either way."""
-    most = MAX_CHANGE / R.DISPLAY_PER_MU
+    """``after`` with its move from ``mu_before`` cut to PUZZLE_MAX_CHANGE display points either way."""
+    most = settings.PUZZLE_MAX_CHANGE / R.DISPLAY_PER_MU
     return R.Skill(min(max(after.mu, mu_before - most), mu_before + most), after.sigma)
 
 

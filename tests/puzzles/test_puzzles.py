@@ -227,11 +227,11 @@ def test_the_solution_seen_rule_lasts_only_the_retention(known_puzzle, make_user
     assert services.play(known_puzzle.pk, make_user("ala"), WIN, "k1")["rated"]
 
 
-def test_a_rated_attempt_moves_a_rating_by_at_most_the_cap(known_puzzle, make_user):
+def test_a_rated_attempt_moves_a_rating_by_at_most_the_cap(known_puzzle, make_user, settings):
     """A newcomer's solve would be worth about +50 under the model; nine known answers were +429."""
     out = services.play(known_puzzle.pk, make_user("ala"), WIN)
-    assert out["rating"]["after"] - out["rating"]["before"] == services.MAX_CHANGE
+    assert out["rating"]["after"] - out["rating"]["before"] == settings.PUZZLE_MAX_CHANGE == 20
     known_puzzle.refresh_from_db()
-    assert known_puzzle.rating == R.DEFAULT_DISPLAY - services.MAX_CHANGE
+    assert known_puzzle.rating == R.DEFAULT_DISPLAY - settings.PUZZLE_MAX_CHANGE
     free = R.rate([[R.Skill()], [R.Skill()]], [1, 2])[0][0]
-    assert R.display(free.mu) - R.DEFAULT_DISPLAY > services.MAX_CHANGE      # the cap is what bounds it
+    assert R.display(free.mu) - R.DEFAULT_DISPLAY > settings.PUZZLE_MAX_CHANGE      # the cap is what bounds it

@@ -157,3 +157,14 @@ def test_the_upload_checks_every_line_of_a_match_and_reports_a_wrong_result(clie
 def test_the_upload_refuses_an_empty_form(client):
     html = client.post(reverse("upload_record"), {"text": "  "}).content.decode()
     assert "Choose a file or paste a deal record." in html
+
+
+def test_the_ratings_help_says_the_fair_play_rules_and_the_leaderboard_links_it(client, settings):
+    page = client.get(reverse("ratings_help")).content.decode()
+    assert "House bots are never rated" in page and "Accounts seen together" in page
+    assert f"more than {settings.PUZZLE_MAX_CHANGE} points" in page and f"last {settings.ADDRESS_KEY_DAYS} days" in page
+    assert "never played at two tables at the same time" in page
+    board = client.get(reverse("leaderboard", args=["sixtysix", "kurnik"])).content.decode()
+    assert reverse("ratings_help") in board
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
+    assert "nie gewertet" in client.get(reverse("ratings_help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
