@@ -104,6 +104,10 @@ def challenge(challenger, bot_name: str, game: str, variant: str | None, *, bank
         raise ServiceError("bad_request", str(exc)) from None
     if rated and challenger.is_guest:
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if rated and rules.seats > 2:       # the other seats take house bots (FILL_LEVEL): never rated
+        raise ServiceError("rated_house_bot", _("Tables with house bots are never rated: untick "
+                                                "\"Rated\" or leave the seats open for people."),
+                           category="forbidden")
     if not (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120):
         raise ServiceError("bad_request", _("That time control is not offered."))
     # The table it may become counts against the challenger's TABLE_CREATE_RATE when accepted:
