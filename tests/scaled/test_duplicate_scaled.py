@@ -61,7 +61,7 @@ for rnd in Round.objects.filter(tournament=t).order_by("number"):
         hands = {f"{r['fair'].get('board', r['deal_number'])}:{duplicate.position(s, r['dealer'], len(r['hands']))}": r["hands"][s]
                  for r in records for s in range(len(r["hands"]))}
         tables.append({"finished": m.finished, "result": g.result is not None, "deals": len(records),
-                       "verified": verified, "hands": hands, "dealers": [r["dealer"] for r in records]})
+                       "verified": verified, "hands": hands, "dealers": [r["dealer"] for r in sorted(records, key=lambda r: r["fair"]["board"])]})
     rounds.append({"number": rnd.number, "status": rnd.status, "seed": rnd.seed, "commitment": rnd.commitment,
                    "tables": tables})
 print(json.dumps({"status": t.status, "rounds": rounds,
