@@ -11,7 +11,8 @@ other rating sites, it detects and flags boosting instead). What it does:
 * Rated matches between accounts seen together are counted (``check_match``): at LINKED_FLAG_MATCHES (3)
   within the retention, the moderators get a report (reason "cheating", no reporter) naming the
   account that won more of them, with every such match's result. Staff decide; nothing is undone
-  automatically. A further report on the same pair waits until the open one is closed.
+  automatically. The same pair is reported again only for LINKED_FLAG_MATCHES more matches played
+  after its last report was closed (staff who cleared a household are not asked again each match).
 """
 from __future__ import annotations
 
@@ -55,7 +56,8 @@ def apart(user_ids) -> set[frozenset]:
 
 def check_match(match_id: int) -> list[Report]:
     """After a rated match: a report for each pair of its players seen together who have played
-    LINKED_FLAG_MATCHES rated matches together within the retention (none while one is open)."""
+    LINKED_FLAG_MATCHES rated matches together within the retention (none while one is open, and
+    after a closed one only the matches since count)."""
     players = apps.get_model("ratings", "MatchPlayer")     # the history index (same layer: no import)
     people = list(players.objects.filter(match_id=match_id, rated=True, user__isnull=False)
                   .values_list("user_id", flat=True))
@@ -63,7 +65,12 @@ def check_match(match_id: int) -> list[Report]:
     for pair in apart(people):
         a, b = sorted(pair)
         marker = f"{FLAG_TEXT} #{a}-#{b} "
-        shared = (players.objects.filter(user_id=a, rated=True, finished_at__gte=_since())
+        last = (Report.objects.filter(reporter=None, text__startswith=marker).order_by("-created")
+                .values_list("status", "created", "closed_at").first())
+        if last is not None and last[0] == Report.Status.OPEN:
+            continue
+        since = _since() if last is None else max(_since(), last[2] or last[1])
+        shared = (players.objects.filter(user_id=a, rated=True, finished_at__gt=since)
                   .filter(match__players__user_id=b).values_list("match_id", flat=True))
         rows = list(players.objects.filter(match_id__in=list(shared), user_id__in=[a, b])
                     .select_related("user").order_by("finished_at", "match_id", "seat"))
@@ -77,7 +84,8 @@ def check_match(match_id: int) -> list[Report]:
         other = b if gainer == a else a
         names = {r.user_id: r.user.username for r in rows}
         with transaction.atomic():
-            if Report.objects.filter(reporter=None, status=Report.Status.OPEN, text__startswith=marker).exists():
+            if Report.objects.select_for_update().filter(reporter=None, status=Report.Status.OPEN,
+                                                         text__startswith=marker).exists():
                 continue
             lines = [f"match {r.match_id}: {names[r.user_id]} {r.result}" for r in rows]
             made.append(Report.objects.create(

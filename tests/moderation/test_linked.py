@@ -67,8 +67,13 @@ def test_repeated_rated_matches_between_accounts_seen_together_are_flagged_once(
     fourth = finished_match(ala, "sixtysix", [ala, ola], ranks=[1, 2], seed=5)
     assert tasks.check_linked(fourth.pk) == 0 and Report.objects.count() == 1      # one open report a pair
     unrated = finished_match(ala, "sixtysix", [ala, ola], ranks=[1, 2], seed=6, rated=False)
-    Report.objects.update(status=Report.Status.CLOSED)
+    Report.objects.update(status=Report.Status.CLOSED, closed_at=timezone.now())
     assert tasks.check_linked(unrated.pk) == 0                      # unrated matches are not looked at
+    # Staff closed it (a household, say): only as many matches again make a new report.
+    made = [tasks.check_linked(finished_match(ala, "sixtysix", [ala, ola], ranks=[2, 1], seed=s).pk)
+            for s in (7, 8, 9)]
+    assert made == [0, 0, 1]
+    assert Report.objects.filter(status=Report.Status.OPEN).get().reported == ola
 
 
 def test_a_rated_match_is_looked_at_once_it_commits(make_user, monkeypatch):
