@@ -300,7 +300,10 @@ def totals(person) -> dict:
 
 def ratings_of(person, points: int = 100) -> list[Rating]:
     """The person's ratings with ``.history`` (display values, oldest first, at most ``points``);
-    one query per game and variant played (at most six)."""
+    one query per game and variant played (at most six). A house bot has none (house_bots.py),
+    whatever rows were left from before it was never rated."""
+    if person.is_bot:
+        return []
     out = list(Rating.objects.filter(user=person, games__gt=0).order_by("game", "variant"))
     for r in out:
         values = list(RatingChange.objects.filter(user=person, game=r.game, variant=r.variant)

@@ -264,3 +264,14 @@ def test_the_leaderboard_never_lists_a_house_bot(make_user, rating_queue):
     rating_queue.run()
     Rating.objects.create(user=bot_user("random"), game="sixtysix", variant="kurnik", display=1245, games=5)
     assert [r.user for r in services.leaderboard("sixtysix", "kurnik")] == [ala, ola]
+
+
+def test_a_house_bots_profile_shows_no_rating_left_from_before(make_user, client):
+    """The shared `random` bot fell to 1245 while it was rated: its profile no longer shows it."""
+    from accounts.models import bot_user
+    from django.urls import reverse
+
+    bot = bot_user("random")
+    Rating.objects.create(user=bot, game="sixtysix", variant="kurnik", display=1245, games=5)
+    assert services.ratings_of(bot) == []
+    assert "1245" not in client.get(reverse("profile", args=[bot.username])).content.decode()
