@@ -3,12 +3,15 @@
 An address (an IPv6 one by its /64, as every per-address limit counts it: ``limits.network_of``)
 is stored as HMAC-SHA256 under the site's SECRET_KEY, so two records can be compared ("the same
 address") while a leaked table names no address, and nobody without the key can test a guess.
-Who keeps such keys says how long (``ADDRESS_KEY_DAYS``) and deletes them after.
+Who keeps such keys says how long (``ADDRESS_KEY_DAYS``) and deletes them after. A loopback
+address has no key: it is the machine itself (a local test, a proxy that does not pass on the
+client's address) and says nothing about who is who.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 
 from django.conf import settings
 
@@ -19,10 +22,17 @@ DOMAIN = b"cardroom-address/1:"
 
 def key_of(address: str | None) -> str | None:
     """The keyed hash of a client address (None when there is none)."""
-    network = network_of(address)
-    if not network:
+    if not address or _loopback(address):
         return None
+    network = network_of(address)
     return hmac.new(settings.SECRET_KEY.encode(), DOMAIN + network.encode(), hashlib.sha256).hexdigest()[:40]
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def of_request(request) -> str | None:

@@ -7,7 +7,9 @@ other rating sites, it detects and flags boosting instead). What it does:
   (``note``), and forgets it ADDRESS_KEY_DAYS days after the last sighting (``forget_old``).
 * The pool never pairs two accounts seen on the same address (``apart``): a stranger's pairing is
   what the pool is for, and pairing one's own second account there was the way to farm it. Such
-  accounts may still play each other at a lobby table they set up.
+  accounts may still play each other at a lobby table they set up. An address more than
+  CROWD accounts were seen on (a campus, a mobile carrier's gateway, a proxy that hides its
+  clients' addresses) tells nothing about who is who and keeps nobody apart.
 * Rated matches between accounts seen together are counted (``check_match``): at LINKED_FLAG_MATCHES (3)
   within the retention, the moderators get a report (reason "cheating", no reporter) naming the
   account that won more of them, with every such match's result. Staff decide; nothing is undone
@@ -22,6 +24,7 @@ from itertools import combinations
 from django.apps import apps
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from accounts import address_keys
@@ -29,6 +32,7 @@ from accounts import address_keys
 from .models import Report, SeenAddress
 
 FLAG_TEXT = "Seen together:"
+CROWD = 6               # accounts on one address beyond which it is a crowd's, not a household's
 
 
 def _since():
@@ -51,7 +55,11 @@ def apart(user_ids) -> set[frozenset]:
     for user_id, address in (SeenAddress.objects.filter(user_id__in=ids, last_seen__gte=_since())
                              .values_list("user_id", "address")):
         by_address.setdefault(address, set()).add(user_id)
-    return {frozenset(p) for users in by_address.values() for p in combinations(sorted(users), 2)}
+    shared = [a for a, users in by_address.items() if len(users) > 1]
+    crowds = set(SeenAddress.objects.filter(address__in=shared, last_seen__gte=_since()).values("address")
+                 .annotate(n=Count("user_id", distinct=True)).filter(n__gt=CROWD).values_list("address", flat=True))
+    return {frozenset(p) for address in shared if address not in crowds
+            for p in combinations(sorted(by_address[address]), 2)}
 
 
 def check_match(match_id: int) -> list[Report]:

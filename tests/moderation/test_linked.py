@@ -96,3 +96,17 @@ def test_sightings_are_forgotten_after_their_retention(make_user, settings):
     guest = make_user("guest-1", is_guest=True)
     linked.note(guest, address_keys.key_of(HOME))
     assert not SeenAddress.objects.filter(user=guest).exists()
+
+
+def test_a_crowds_address_or_the_machine_itself_keeps_nobody_apart(make_user):
+    """A campus or a carrier's gateway puts many strangers on one address, and a proxy that does
+    not pass on the client's address (or a local test) shows everyone as loopback: neither may
+    stop the pool pairing people."""
+    assert address_keys.key_of("127.0.0.1") is None and address_keys.key_of("::1") is None
+    users = [make_user(f"u{i}") for i in range(linked.CROWD + 1)]
+    for u in users[:2]:
+        linked.note(u, address_keys.key_of(HOME))
+    assert linked.apart([u.pk for u in users[:2]]) == {frozenset(u.pk for u in users[:2])}
+    for u in users[2:]:
+        linked.note(u, address_keys.key_of(HOME))
+    assert linked.apart([u.pk for u in users[:2]]) == set()
