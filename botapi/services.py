@@ -104,6 +104,10 @@ def challenge(challenger, bot_name: str, game: str, variant: str | None, *, bank
         raise ServiceError("bad_request", str(exc)) from None
     if rated and challenger.is_guest:
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if rated and _house_bots(game):     # never rated (ratings/house_bots.py)
+        raise ServiceError("rated_house_bot", _("Tables with house bots are never rated: untick "
+                                                "\"Rated\" or leave the seats open for people."),
+                           category="forbidden")
     if not (10 <= bank_seconds <= 3600 and 0 <= increment_seconds <= 120):
         raise ServiceError("bad_request", _("That time control is not offered."))
     # The table it may become counts against the challenger's TABLE_CREATE_RATE when accepted:
@@ -120,6 +124,11 @@ def challenge(challenger, bot_name: str, game: str, variant: str | None, *, bank
                                      rated=rated, expires_at=now + timedelta(seconds=settings.BOT_CHALLENGE_SECONDS))
         _tell_bot(c, {"type": "challenge", "challenge": challenge_json(c)})
     return c
+
+
+def _house_bots(game: str) -> list[str]:
+    """The house bots (FILL_LEVEL) that take a challenge's seats besides the challenger's and the bot's."""
+    return [FILL_LEVEL] * (core.get_rules(game).seats - 2)
 
 
 def _locked_challenge(challenge_id) -> Challenge:
@@ -149,7 +158,7 @@ def accept(bot, challenge_id) -> Table:
         if c.bot_id != getattr(bot, "pk", None):
             raise ServiceError("forbidden", _("That challenge is for another bot."))
         _still_open(c)
-        seats: list = [c.challenger, c.bot] + [FILL_LEVEL] * (core.get_rules(c.game).seats - 2)
+        seats: list = [c.challenger, c.bot] + _house_bots(c.game)
         try:
             table = games.create_table(c.challenger, c.game, c.variant, rated=c.rated,
                                        bank_seconds=c.bank_seconds, increment_seconds=c.increment_seconds,

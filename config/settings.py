@@ -224,6 +224,14 @@ if REDIS_URL:
 CELERY_TASK_ROUTES = {"analysis.tasks.analyse_match": {"queue": "analysis"},
                       "puzzles.tasks.extract_match": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE["analysis-lost"] = {"task": "analysis.tasks.sweep", "schedule": 60.0}
+# Fair play keeps addresses as keyed hashes this many days (accounts/address_keys.py), then forgets them.
+ADDRESS_KEY_DAYS = env.int("ADDRESS_KEY_DAYS", default=30)
+# Rated matches between accounts seen on one address before the moderators get a report
+# (moderation/linked.py), and the most one rated puzzle attempt moves a rating (puzzles/services.py).
+LINKED_FLAG_MATCHES = env.int("LINKED_FLAG_MATCHES", default=3)
+PUZZLE_MAX_CHANGE = env.int("PUZZLE_MAX_CHANGE", default=20)
+CELERY_BEAT_SCHEDULE["forget-puzzle-sightings"] = {"task": "puzzles.tasks.forget_sightings", "schedule": 3600.0}
+CELERY_BEAT_SCHEDULE["forget-seen-addresses"] = {"task": "moderation.tasks.forget_addresses", "schedule": 3600.0}
 # Draws per analysed decision (0: per game, games/bots/analyse.py ITERATIONS).
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=0)
 # The most analysis tasks the broker holds: past it a finished match's analysis waits in the

@@ -22,16 +22,20 @@ may be shown (``public`` builds what clients see; ratings.services.public_record
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.conf import settings
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from games.engine import fair
 
 from .errors import ServiceError
 from .loading import Live
-from .models import Seat
+from .models import Deal, Seat
+
+HOLD_RECHECK = timedelta(seconds=1)
 
 PENDING_FIELDS = ("fair_pending",)
 
@@ -101,9 +105,9 @@ def take(live: Live) -> fair.DealSeeds:
     table without one, such as a match started before this existed, gets a fresh seed: its
     commitment is then only sent with the deal)."""
     t = live.table
-    if t.duplicate:         # board k of the round: the round's seed, no client seeds
+    if t.duplicate:         # the deal's board of the round: the round's seed, no client seeds
         return fair.DealSeeds(bytes.fromhex(t.duplicate["seed"]), (None,) * len(live.seats),
-                              t.duplicate["label"])
+                              t.duplicate["label"], board_order(t.duplicate)[live.engine.deal_number])
     pending = t.fair_pending
     label = fair.match_label(live.match.pk)
     if pending and pending["deal_number"] == live.engine.deal_number:
@@ -120,9 +124,46 @@ def round_secret(table) -> bool:
     return bool(table.duplicate) and not table.duplicate.get("revealed")
 
 
-def duplicate_source(label: str, seed: bytes, dealers: list[int]) -> dict:
-    """``Table.duplicate`` for a table of a duplicate round."""
-    return {"label": label, "seed": seed.hex(), "dealers": list(dealers), "revealed": False}
+def duplicate_source(label: str, seed: bytes, dealers: list[int], boards: list[int] | None = None) -> dict:
+    """``Table.duplicate`` for a table of a duplicate round: ``dealers`` per deal of the match, and
+    ``boards``, the round's board each deal plays (by default the boards in order)."""
+    boards = list(range(len(dealers))) if boards is None else list(boards)
+    return {"label": label, "seed": seed.hex(), "dealers": list(dealers), "boards": boards, "revealed": False}
+
+
+def board_order(source: dict) -> list[int]:
+    """The board each deal of a duplicate table plays (tables made before the order: in order)."""
+    return list(source.get("boards") or range(len(source.get("dealers") or [])))
+
+
+def held(live: Live, now: datetime) -> bool:
+    """Whether a duplicate table's next deal must wait: its board is being played at another
+    table of the round (nobody may hold the same cards at two tables at once). Then it looks again
+    after HOLD_RECHECK (``next_deal_at``); the other table's deal ends within its clocks."""
+    t = live.table
+    if not t.duplicate or live.engine is None or live.engine.is_over():
+        return False
+    board = board_order(t.duplicate)[live.engine.deal_number]
+    _lock_round(t.duplicate["label"])
+    playing = (Deal.objects.filter(finished=False, match__finished=False,
+                                   match__table__duplicate__label=t.duplicate["label"])
+               .exclude(match__table_id=t.pk).values_list("number", "match__table__duplicate"))
+    if not any(board_order(source)[number] == board for number, source in playing):
+        return False
+    t.next_deal_at = now + HOLD_RECHECK
+    live.writes.append((t, ("next_deal_at",)))
+    return True
+
+
+def _lock_round(label: str) -> None:
+    """Serialise the round's tables' deal starts until the caller's commit (PostgreSQL: an advisory
+    lock named by the round; SQLite: its write transactions are serialised already), so two
+    tables cannot both see a board free and deal it."""
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(label.encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 def clear(live: Live) -> None:

@@ -117,9 +117,13 @@ def create_table(owner, game: str, variant: str | None = None, *, rated: bool = 
     if len(spec) != rules.seats or spec.count("me") > 1 or any(
             isinstance(s, str) and s not in ("me", "") and s not in BOT_LEVELS for s in spec):
         raise ServiceError("bad_request", _("Each seat must be you, open, or a bot level."))
-    # Bots have ratings too, so they may sit at rated tables; guests never do.
     if rated and any(not isinstance(s, str) and s.is_guest for s in spec):
         raise ServiceError("forbidden", _("Guests play on unrated tables only."))
+    if rated and any(_is_house_bot(s) for s in spec):
+        # House bots are never rated (ratings/house_bots.py): a win against one is worth nothing.
+        raise ServiceError("rated_house_bot", _("Tables with house bots are never rated: untick "
+                                                "\"Rated\" or leave the seats open for people."),
+                           category="forbidden")
     if "me" in spec:            # the owner seats himself: as if he sat down (players the system seats are its choice)
         _check_may_sit(owner, rated=rated, bots_allowed=bots_allowed)
     if counted:
@@ -173,6 +177,11 @@ def sit(table_id: int, user, seat: int) -> None:
             return
         _bump(live, now)
         _broadcast(live, [event], now, resync=True, lobby=True)
+
+
+def _is_house_bot(who) -> bool:
+    """A seat's entry of ``create_table`` that is a house bot: a level's name or a bot user."""
+    return who in BOT_LEVELS if isinstance(who, str) else bool(who.is_bot)
 
 
 def _check_may_sit(user, *, rated: bool, bots_allowed: bool, version: int | None = None) -> None:
@@ -229,7 +238,7 @@ def _start_match(live: Live, now: datetime, events: tuple | list = (), *, resync
     # The first deal's commitment goes out with the match's start; the deal is drawn at once
     # unless a player's client seed is awaited (games/fair_deals.py), then by the due work.
     fair_deals.commit_next(live, now, first=True)
-    if fair_deals.ready(live, now):
+    if fair_deals.ready(live, now) and not fair_deals.held(live, now):
         _new_deal(live, now)
     else:
         t.status = Status.BETWEEN_DEALS
@@ -538,6 +547,8 @@ def _advance(live: Live, version: int | None, now: datetime, thought: Thought | 
         _time_out(live, gone, now, abandoned=True)
         return None
     if t.status == Status.BETWEEN_DEALS and (t.next_deal_at is None or t.next_deal_at <= now):
+        if fair_deals.held(live, now):      # a duplicate board still being played at another table
+            return _not_due(live, now)
         _new_deal(live, now)
         _bump(live, now)
         _broadcast(live, [{"kind": "deal_start", "deal_number": live.deal.number}], now)

@@ -17,3 +17,9 @@ class ModerationConfig(AppConfig):
         socket_hooks.add_companion(sockets.Mutes)
         signals.chat_hidden.connect(sockets.hidden_chat, dispatch_uid="moderation.hidden_chat")
         signals.snapshot_extras.connect(sockets.snapshot_mutes, dispatch_uid="moderation.snapshot_mutes")
+        # Accounts seen together (moderation/linked.py): addresses at login, rated matches' players.
+        from django.contrib.auth.signals import user_logged_in
+
+        from . import seen
+        user_logged_in.connect(seen.on_login, dispatch_uid="moderation.seen_login")
+        signals.match_finished.connect(seen.on_match_finished, dispatch_uid="moderation.seen_match")

@@ -65,3 +65,15 @@ class Report(models.Model):
 
     def __str__(self):
         return f"#{self.pk} {self.reported} ({self.reason})"
+
+
+class SeenAddress(models.Model):
+    """An account was seen on an address (a keyed hash, accounts/address_keys.py): logging in or
+    joining a pool. Two accounts on one address are *seen together* (moderation/linked.py); kept
+    ADDRESS_KEY_DAYS days after the last sighting."""
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seen_addresses")
+    address = models.CharField(max_length=64, db_index=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "address"], name="moderation_seen_once")]

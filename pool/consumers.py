@@ -17,11 +17,13 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import address_keys
 from games import broadcast, socket_base
 from games import language
 from games.socket_base import ThinConsumer, in_thread
 from games.errors import ServiceError
 from games.labels import bot_level_choices
+from moderation import linked
 
 from . import pace, services
 
@@ -80,6 +82,8 @@ class PoolConsumer(ThinConsumer):
             if error is None:
                 self.holding = True
                 self._keep_renewing()
+                # Where the account is seen (moderation/linked.py: the pool keeps such accounts apart).
+                await in_thread(self._call)(linked.note, self.user, address_keys.of_scope(self.scope))
                 await broadcast.send(self.channel_layer, sent)
                 sent, error = await in_thread(self._call)(services.pair, data.get("pool"))
         elif kind == "leave":

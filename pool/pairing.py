@@ -21,9 +21,11 @@ def window(waited: float, start: int, growth: float) -> float:
     return start + growth * max(0.0, waited)
 
 
-def groups(waiters: list[Waiter], size: int, start: int, growth: float) -> list[list[Waiter]]:
+def groups(waiters: list[Waiter], size: int, start: int, growth: float,
+           apart: set[frozenset] = frozenset()) -> list[list[Waiter]]:
     """Disjoint groups of ``size`` waiters; nobody is in two. Each group's rating spread is within
-    the window of its longest waiter."""
+    the window of its longest waiter. ``apart``: pairs of waiter ids never put in one group
+    (accounts seen together, moderation/linked.py)."""
     free = sorted(waiters, key=lambda w: (-w.waited, w.id))
     made: list[list[Waiter]] = []
     while len(free) >= size:
@@ -34,6 +36,8 @@ def groups(waiters: list[Waiter], size: int, start: int, growth: float) -> list[
             group = [anchor]
             for w in near:
                 ratings = [g.rating for g in group] + [w.rating]
+                if any(frozenset((w.id, g.id)) in apart for g in group):
+                    continue
                 if max(ratings) - min(ratings) <= reach:
                     group.append(w)
                 if len(group) == size:

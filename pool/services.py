@@ -27,6 +27,7 @@ from games import broadcast, services as games
 from games.errors import ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import Seat, Table
+from moderation import linked
 
 from . import catalogue, pace, pairing
 from .models import PoolEntry
@@ -186,7 +187,7 @@ def pair(key: str, now: datetime | None = None) -> list[int]:
         waiters = [pairing.Waiter(e.pk, e.rating, (now - e.joined_at).total_seconds()) for e in entries]
         by_id = {e.pk: e for e in entries}
         for group in pairing.groups(waiters, pool.seats, settings.POOL_WINDOW_START,
-                                    settings.POOL_WINDOW_GROWTH):
+                                    settings.POOL_WINDOW_GROWTH, _apart(entries)):
             chosen = [by_id[w.id] for w in group]
             try:
                 with transaction.atomic():      # a group the games refuse must not block the pool
@@ -200,6 +201,12 @@ def pair(key: str, now: datetime | None = None) -> list[int]:
         if made:
             _counts_changed()
     return made
+
+
+def _apart(entries: list[PoolEntry]) -> set[frozenset]:
+    """Pairs of entries whose accounts were seen on one address: never paired (moderation/linked.py)."""
+    entry_of = {e.user_id: e.pk for e in entries}
+    return {frozenset(entry_of[u] for u in pair) for pair in linked.apart(entry_of)}
 
 
 def _without_the_seated(entries: list[PoolEntry]) -> list[PoolEntry]:

@@ -71,3 +71,14 @@ class PuzzleRating(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
+
+
+class SolutionShown(models.Model):
+    """A puzzle's solution was shown from an address (a keyed hash: accounts/address_keys.py): a
+    first attempt from there in the following days is not rated (puzzles/sightings.py)."""
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="shown")
+    address = models.CharField(max_length=64)
+    shown_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["puzzle", "address"], name="solution_shown_once")]

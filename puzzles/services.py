@@ -10,13 +10,18 @@
   can be left and taken up again.
 * **Ratings**: a registered player's first finished attempt at a puzzle is a match between him
   and the puzzle (openskill, ratings/rating.py): solved, he wins; failed, the puzzle does. Later
-  attempts, guests' and bots' count on the puzzle's figures but move no rating.
+  attempts, guests' and bots' count on the puzzle's figures but move no rating. Hard to farm: a
+  first attempt from an address the puzzle's solution was shown to lately is not rated
+  (``sightings``), and no attempt moves either rating by more than PUZZLE_MAX_CHANGE points (20:
+  about what a settled player gains by solving a puzzle of his own rating, so a run of solves by
+  someone who knew the answers buys a little instead of a newcomer's +50 a puzzle).
 """
 from __future__ import annotations
 
 import datetime
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -29,6 +34,7 @@ from games.errors import ServiceError
 from games.models import Deal, Match
 from ratings import rating as R
 
+from . import sightings
 from .models import Attempt, Puzzle, PuzzleRating
 
 log = logging.getLogger(__name__)
@@ -133,8 +139,9 @@ def _require_player(user) -> None:
         raise ServiceError("forbidden", _("Log in or play as a guest to solve puzzles."))
 
 
-def start(puzzle_id: int, user) -> Attempt:
-    """A new attempt (the first of a registered player is rated); an unfinished one is taken up."""
+def start(puzzle_id: int, user, address: str | None = None) -> Attempt:
+    """A new attempt (the first of a registered player is rated, unless the solution was shown to
+    his ``address``, a keyed hash, lately); an unfinished one is taken up."""
     _require_player(user)
     with transaction.atomic():
         puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
@@ -143,10 +150,11 @@ def start(puzzle_id: int, user) -> Attempt:
         last = Attempt.objects.select_for_update().filter(puzzle=puzzle, user=user).order_by("-id").first()
         if last is not None and last.status == Attempt.Status.PLAYING:
             return last
-        return Attempt.objects.create(puzzle=puzzle, user=user, rated=last is None and rates(user))
+        rated = last is None and rates(user) and not sightings.seen(puzzle.pk, address)
+        return Attempt.objects.create(puzzle=puzzle, user=user, rated=rated)
 
 
-def play(puzzle_id: int, user, action) -> dict:
+def play(puzzle_id: int, user, action, address: str | None = None) -> dict:
     """The player's next play in his current attempt: refused (ServiceError: an illegal play with
     the rules' reason, or no attempt in progress), or judged: ``{"status", "played" (his play
     and the replies), "board", "solution"/"source"/"rating" once it is over}``."""
@@ -157,7 +165,7 @@ def play(puzzle_id: int, user, action) -> dict:
         attempt = (Attempt.objects.select_for_update().select_related("puzzle")
                    .filter(puzzle_id=puzzle_id, user=user).order_by("-id").first())
         if attempt is None:
-            attempt = start(puzzle_id, user)
+            attempt = start(puzzle_id, user, address)
         if attempt.status != Attempt.Status.PLAYING:
             raise ServiceError("puzzle_over", _("This attempt is over: start the puzzle again to replay it."),
                                category="bad_request")
@@ -179,6 +187,8 @@ def play(puzzle_id: int, user, action) -> dict:
             _finish(attempt, puzzle, solved=False)
         elif solver.finished(state, puzzle.seat):
             _finish(attempt, puzzle, solved=True)
+        if attempt.status != Attempt.Status.PLAYING:      # the answer shows the solution
+            sightings.record(puzzle.pk, address)
         attempt.save()
         out["status"] = attempt.status
     return dict(out, **result_of(attempt))
@@ -200,6 +210,12 @@ def result_of(attempt: Attempt) -> dict:
     return out
 
 
+def bounded(mu_before: float, after: R.Skill) -> R.Skill:
+    """``after`` with its move from ``mu_before`` cut to PUZZLE_MAX_CHANGE display points either way."""
+    most = settings.PUZZLE_MAX_CHANGE / R.DISPLAY_PER_MU
+    return R.Skill(min(max(after.mu, mu_before - most), mu_before + most), after.sigma)
+
+
 def _finish(attempt: Attempt, puzzle: Puzzle, *, solved: bool) -> None:
     """End an attempt (in the caller's transaction): the puzzle's counts, and the ratings when it
     is rated."""
@@ -213,6 +229,7 @@ def _finish(attempt: Attempt, puzzle: Puzzle, *, solved: bool) -> None:
         mine = PuzzleRating.objects.select_for_update().get(pk=mine.pk)
         player, its = R.rate([[R.Skill(mine.mu, mine.sigma)], [R.Skill(locked.mu, locked.sigma)]],
                              [1, 2] if solved else [2, 1])
+        player, its = [bounded(mine.mu, player[0])], [bounded(locked.mu, its[0])]
         attempt.rating_before = mine.rating
         mine.mu, mine.sigma = player[0].mu, player[0].sigma
         mine.rating = R.display(mine.mu)

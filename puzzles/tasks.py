@@ -21,3 +21,10 @@ _enqueue = _celery_enqueue
 
 def enqueue_extract(match_id: int) -> None:
     _enqueue(match_id)
+
+
+@shared_task(name="puzzles.tasks.forget_sightings")
+def forget_sightings() -> int:
+    """Beat, hourly: forget the addresses solutions were shown to once past their retention."""
+    from . import sightings
+    return sightings.forget_old()

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import address_keys
 from games.engine.core import get_rules
 from games.errors import ServiceError
 from games.labels import game_label
@@ -61,7 +62,8 @@ def _answer(call):
 
 @require_POST
 def start(request, puzzle_id):
-    return _answer(lambda: services.result_of(services.start(puzzle_id, request.user)))
+    return _answer(lambda: services.result_of(
+        services.start(puzzle_id, request.user, address_keys.of_request(request))))
 
 
 @require_POST
@@ -72,5 +74,5 @@ def play(request, puzzle_id):
         except ValueError:
             raise ServiceError("bad_json", _("That message is not valid JSON.")) from None
         action = data.get("action") if isinstance(data, dict) else None
-        return services.play(puzzle_id, request.user, action)
+        return services.play(puzzle_id, request.user, action, address_keys.of_request(request))
     return _answer(call)

@@ -6,8 +6,8 @@ from . import services
 
 def on_match_finished(sender, match, table, **kwargs):
     # The history rows commit (or roll back) with the match itself.
-    services.record_players(match, table)
-    if table.rated and match.ended_by != "aborted":
+    players = services.record_players(match, table)
+    if players and players[0].rated:       # rated, not aborted, no house bot (house_bots.py)
         match_id = match.pk
 
         def enqueue():

@@ -20,7 +20,7 @@ from games.engine import core, records
 from games.engine.core import IllegalAction
 from games.models import Deal, Match, Seat
 
-from . import rating as R
+from . import house_bots, rating as R
 from .models import MatchPlayer, Rating, RatingChange
 
 Result = MatchPlayer.Result
@@ -59,12 +59,13 @@ def record_players(match: Match, table=None) -> list[MatchPlayer]:
     seat_scores = core.get_rules(table.game).seat_scores(table.variant, match.state["scores"])
     ranks = match.ranks
     aborted = match.ended_by == "aborted"
-    seats = Seat.objects.filter(table_id=match.table_id).select_related("user").order_by("index")
+    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user").order_by("index"))
+    rated = table.rated and not aborted and not house_bots.has_house_bot(s.user for s in seats)
     rows = [MatchPlayer(
         match=match, seat=s.index, user=s.user, name=s.user.display_name if s.user_id else "",
         rank=ranks[s.index], result=result_of(ranks[s.index], ranks),
         score=seat_scores[s.index],                      # a partnership's seats: the team's score
-        game=table.game, variant=table.variant, rated=table.rated and not aborted, private=table.private,
+        game=table.game, variant=table.variant, rated=rated, private=table.private,
         timed_out=s.index in match.timed_out, abandoned=s.index in (match.abandoned or []),
         resigned=s.index in (match.resigned or []), aborted=aborted,
         finished_at=match.finished_at or timezone.now(),
@@ -84,6 +85,8 @@ def rate_match(match_id: int) -> list[RatingChange]:
             return []
         players = sorted(record_players(match), key=lambda p: p.seat)
         if not players or any(p.user_id is None for p in players):
+            return []
+        if house_bots.has_house_bot(p.user for p in players):
             return []
         table = match.table
         game, variant = table.game, table.variant
@@ -154,7 +157,8 @@ def seat_ratings(live) -> list[int | None]:
     """The display rating of each seat's player (the table's game and variant), in one query."""
     users = [s.user_id for s in live.seats]
     known = current_ratings([u for u in users if u], live.table.game, live.table.variant)
-    return [known.get(u) if u else None for u in users]
+    return [house_bots.ladder_rating(live.table.game, s.user.bot_level) if u and s.user.is_bot
+            else known.get(u) if u else None for s, u in zip(live.seats, users)]
 
 
 def unrated_matches(limit: int = 200, within_days: int = 2) -> list[int]:
@@ -299,7 +303,10 @@ def totals(person) -> dict:
 
 def ratings_of(person, points: int = 100) -> list[Rating]:
     """The person's ratings with ``.history`` (display values, oldest first, at most ``points``);
-    one query per game and variant played (at most six)."""
+    one query per game and variant played (at most six). A house bot has none (house_bots.py),
+    whatever rows were left from before it was never rated."""
+    if person.is_bot:
+        return []
     out = list(Rating.objects.filter(user=person, games__gt=0).order_by("game", "variant"))
     for r in out:
         values = list(RatingChange.objects.filter(user=person, game=r.game, variant=r.variant)
@@ -313,7 +320,8 @@ def ratings_of(person, points: int = 100) -> list[Rating]:
 def leaderboard(game: str, variant: str, *, bot_accounts: bool = False):
     """Players with a rated match, best first. Bot accounts (the bot API) are rated like everyone
     but listed apart: ``bot_accounts`` True gives their leaderboard, False everyone else's."""
-    return (Rating.objects.filter(game=game, variant=variant, games__gt=0, user__is_bot_account=bot_accounts)
+    return (Rating.objects.filter(game=game, variant=variant, games__gt=0, user__is_bot_account=bot_accounts,
+                                  user__is_bot=False)       # house bots are never rated (house_bots.py)
             .select_related("user")
             .only("display", "games", "wins", "user__username", "user__is_bot", "user__bot_level",
                   "user__is_bot_account")

@@ -6,6 +6,7 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard_home"),
     path("leaderboard/<str:game>/<str:variant>/", views.leaderboard, name="leaderboard"),
     path("leaderboard/bots/<str:game>/<str:variant>/", views.leaderboard, {"bots": True}, name="bot_leaderboard"),
+    path("ratings/help/", views.rules_help, name="ratings_help"),
     path("history/", views.my_history, name="my_history"),
     path("players/<str:username>/matches/", views.history, name="history"),
     path("match/<int:match_id>/", views.match, name="match"),

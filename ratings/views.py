@@ -85,6 +85,16 @@ def leaderboard(request, game=None, variant=None, bots=False):
     })
 
 
+# --- how ratings work --------------------------------------------------------------------------------
+def rules_help(request):
+    """The ratings' rules for players: the scale, house bots, puzzles, accounts seen together,
+    duplicate boards (docs/PROTOCOL.md "Ratings and fair play" says the same)."""
+    return render(request, "ratings/help.html", {
+        "provisional_games": R.PROVISIONAL_GAMES, "puzzle_max": settings.PUZZLE_MAX_CHANGE,
+        "flag_matches": settings.LINKED_FLAG_MATCHES, "days": settings.ADDRESS_KEY_DAYS,
+    })
+
+
 # --- history -----------------------------------------------------------------------------------------
 @login_required
 def my_history(request):

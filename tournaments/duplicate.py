@@ -53,6 +53,19 @@ def flipped(one_on_one: bool, table_index: int) -> bool:
     return one_on_one and table_index % 2 == 1
 
 
+def board_order(table_index: int, tables: int, boards: int) -> list[int]:
+    """The order in which the round's ``table_index``-th table (of ``tables``) plays its boards:
+    every board once, starting from its own, the starts spread evenly over the boards. Tables
+    that keep the same pace are then never on the same board at once when there are at least as
+    many boards as tables (step j: table i plays ``(start_i + j) % boards``, and the starts
+    differ); tables that drift, or more tables than boards, are kept apart by the hold
+    (games/fair_deals.py ``held``: a board is not dealt while another table of the round plays it)."""
+    if boards < 1 or tables < 1 or not 0 <= table_index < tables:
+        raise ValueError("a table of the round, at least one board")
+    start = table_index * boards // tables if tables <= boards else table_index % boards
+    return [(start + j) % boards for j in range(boards)]
+
+
 def position(seat: int, dealer: int, seats: int) -> int:
     """Which hand of the board ``seat`` holds: its place counted from the dealer."""
     return (seat - dealer) % seats

@@ -128,9 +128,19 @@ class DealSeeds:
     server_seed: bytes
     client_seeds: tuple[str | None, ...]
     label: str
+    # A duplicate round's board: the derivation's deal number when it is not the match's deal
+    # index (a table plays the round's boards in its own order; the record says ``fair.board``).
+    board: int | None = None
 
     def fair_object(self, *, reveal: bool = False) -> dict:
-        return fair_object(self.server_seed, self.client_seeds, self.label, reveal=reveal)
+        out = fair_object(self.server_seed, self.client_seeds, self.label, reveal=reveal)
+        if self.board is not None:
+            out["board"] = self.board
+        return out
+
+    def number(self, deal_number: int) -> int:
+        """The deal number the deck is derived with: the board's, else the match's."""
+        return deal_number if self.board is None else self.board
 
 
 def deal_from_seeds(rules, variant: str, dealer: int, seeds: DealSeeds, deal_number: int) -> dict:
@@ -138,7 +148,7 @@ def deal_from_seeds(rules, variant: str, dealer: int, seeds: DealSeeds, deal_num
     ``{"hands": ...}`` plus, in Sixty-six, ``"stock"`` and ``"trump_card"``. The rules are given,
     not looked up: the registry (core.py) deals through this module."""
     variant = rules.check_variant(variant)
-    deck = shuffle(rules.deck(variant), seeds.server_seed, seeds.client_seeds, seeds.label, deal_number)
+    deck = shuffle(rules.deck(variant), seeds.server_seed, seeds.client_seeds, seeds.label, seeds.number(deal_number))
     return rules.deal_cards(variant, dealer, deck)
 
 
@@ -204,7 +214,10 @@ def check_record(record: Any, rules_of: Callable[[str], Any]) -> dict:
     if not isinstance(client_seeds, list) or (isinstance(players, list) and len(client_seeds) != len(players)):
         raise NotVerified("client_seeds must list one seed (or null) per seat")
     try:
-        seeds = DealSeeds(seed, tuple(client_seeds), fair.get("label"))
+        board = fair.get("board")
+        if board is not None and (not isinstance(board, int) or isinstance(board, bool)):
+            raise NotVerified("board must be an integer")
+        seeds = DealSeeds(seed, tuple(client_seeds), fair.get("label"), board)
         expected = deal_from_seeds(rules_of(record.get("game")), record.get("variant"),
                                    record.get("dealer"), seeds, record.get("deal_number", 0))
     except (ValueError, TypeError, IndexError) as exc:

@@ -158,7 +158,9 @@
     out.checks.push({ ok: fair.label === label, text: fmt(T.label_check, { label: String(fair.label) }) });
     return crypto.subtle.digest("SHA-256", seed).then(function (digest) {
       out.checks.push({ ok: bytesToHex(digest) === fair.commitment, text: T.commitment_check });
-      return shuffle(startingDeck(rec.game, rec.variant), seed, fair.client_seeds, fair.label, rec.deal_number || 0);
+      // A duplicate round's board (fair.board) is derived with its own number, not the match's deal index.
+      var number = typeof fair.board === "number" ? fair.board : (rec.deal_number || 0);
+      return shuffle(startingDeck(rec.game, rec.variant), seed, fair.client_seeds, fair.label, number);
     }).then(function (deck) {
       var want = dealCards(rec.game, rec.variant, rec.dealer, deck);
       want.hands.forEach(function (hand, s) {

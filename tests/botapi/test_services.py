@@ -25,9 +25,10 @@ def robo(make_user):
 
 def _finished_match(users, *, rated=True):
     """A finished rated sixty-six match between ``users`` (its history rows, as ratings writes them)."""
-    table = games.create_table(users[0], "sixtysix", seats=[users[0], users[1]], rated=rated)
+    table = games.create_table(users[0], "sixtysix", seats=[users[0], users[1]])
     match = Match.objects.get(table=table)
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    # Marked rated afterwards: a house bot's table (never rated now) as one made before that rule.
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, rated=rated)
     for seat, u in enumerate(users):
         MatchPlayer.objects.create(match=match, seat=seat, user=u, name=u.display_name, rank=seat + 1,
                                    result="win" if seat == 0 else "loss", score=0, game="sixtysix",
@@ -99,7 +100,7 @@ def test_a_challenge_accepted_makes_a_started_table_with_both_seated(make_user, 
                                                                      django_capture_on_commit_callbacks):
     ala = make_user("ala")
     with django_capture_on_commit_callbacks(execute=True):
-        c = services.challenge(ala, "robo", "spades", None, bank_seconds=180, increment_seconds=3, rated=True)
+        c = services.challenge(ala, "robo", "spades", None, bank_seconds=180, increment_seconds=3)
     told = [p["event"] for g, p in sent if g == services.bot_group(robo.pk)]
     assert told[-1]["type"] == "challenge" and told[-1]["challenge"]["from"] == "ala"
     assert [x.pk for x in services.pending_for(robo)] == [c.pk]
@@ -107,7 +108,7 @@ def test_a_challenge_accepted_makes_a_started_table_with_both_seated(make_user, 
     seats = list(table.seats.order_by("index").values_list("user__username", flat=True))
     assert seats == ["ala", "robo", "bot-basic", "bot-basic"]
     table.refresh_from_db()
-    assert table.status == Table.Status.PLAYING and table.rated and table.bots_allowed
+    assert table.status == Table.Status.PLAYING and not table.rated and table.bots_allowed
     assert (table.bank_seconds, table.increment_seconds) == (180, 3)
     c.refresh_from_db()
     assert c.state == "accepted" and c.table_id == table.pk
@@ -179,3 +180,11 @@ def test_bot_accounts_enter_only_tournaments_that_allow_bots(make_user, robo):
     Tournament.objects.filter(pk=t.pk).update(bots_allowed=True)
     assert tournaments.register(t.pk, robo).user == robo
     assert [x["id"] for x in services.open_tournaments()] == [t.pk]
+
+
+def test_a_rated_challenge_in_a_four_seat_game_is_refused_as_its_house_bots_are_never_rated(make_user, robo):
+    ala = make_user("ala")
+    with pytest.raises(ServiceError) as err:
+        services.challenge(ala, "robo", "hearts", None, bank_seconds=180, increment_seconds=3, rated=True)
+    assert err.value.code == "rated_house_bot" and "never rated" in err.value.reason
+    assert services.challenge(ala, "robo", "sixtysix", None, bank_seconds=180, increment_seconds=3, rated=True).rated

@@ -4,7 +4,8 @@
 Test-only: production code has no way to choose a deal. It runs inside the browser server's
 environment (its database) through ``manage.py shell``; see the ``scenario`` fixture in conftest.py.
 
-A spec (JSON): ``{"owner": username, "game", "variant", "rated", "seats": ["me", "random", ...],
+A spec (JSON): ``{"owner": username, "game", "variant", "rated", "seats": ["me", "random",
+"user:<name>" (another person), ...],
 "dealer", "deal_number", "scores", "bags", "hands": [[codes]...], "stock", "trump_card",
 "actions": [action objects already played]}``. The owner must be to act when the page loads (the
 browser server's worker only hears of tables it scheduled itself; the sweeper would pick a bot move
@@ -25,7 +26,8 @@ from games.models import Deal, Match, Table
 
 def start(spec: dict) -> int:
     owner = User.objects.get(username=spec["owner"])
-    table = services.create_table(owner, spec["game"], spec.get("variant"), seats=spec["seats"],
+    seats = [User.objects.get(username=s[5:]) if s.startswith("user:") else s for s in spec["seats"]]
+    table = services.create_table(owner, spec["game"], spec.get("variant"), seats=seats,
                                   bank_seconds=spec.get("bank_seconds", 600), increment_seconds=5,
                                   rated=spec.get("rated", False), start=False)
     now = timezone.now()

@@ -12,8 +12,9 @@ from .test_tables import PASSWORD, create_table, register, step, wait_my_turn, w
 
 pytestmark = pytest.mark.browser
 
-# A finished rated match of a registered player against a bot (built from the engine, as the
-# ratings tests do, and rated at once), and a scheduled tournament with two entries.
+# A finished rated match of two registered players (built from the engine, as the ratings tests
+# do, and rated at once: house bots' matches are never rated), and a scheduled tournament with
+# two entries.
 FIXTURES = """
 import json
 from accounts.models import User
@@ -25,7 +26,7 @@ from django.utils import timezone
 from datetime import timedelta
 tasks._enqueue = lambda match_id: None
 u = User.objects.create_user(username={name!r}, password={password!r})
-bot = User.objects.create(username={name!r} + "-bot", is_bot=True, bot_level="basic")
+bot = User.objects.create_user(username={name!r} + "-o", password={password!r})
 m = finished_match(u, "sixtysix", [u, bot], seed=7)
 ratings.rate_match(m.pk)
 t = Tournament.objects.create(name={name!r} + " cup", game="sixtysix", rounds=3,

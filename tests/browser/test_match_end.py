@@ -1,14 +1,14 @@
-"""The end of a match in the browser: a rated Sixty-six match against a bot, started one deal from
+"""The end of a match in the browser: a rated Sixty-six match of two people, started one deal from
 its end (tests/browser/scenarios.py), played out; the rating changes appear in the match-end box;
-a rematch offered is accepted by the bot at once and every client lands on the new table, where
-the bot's seat has no clock and its one name. A visitor who is not logged in cannot type in the
-chat, and a toast covers no seat."""
+a rematch offered is accepted by the other player and every client lands on the new table. A
+visitor who is not logged in cannot type in the chat, and a toast covers no seat. A rated table
+with a house bot is refused in the lobby, with the reason (house bots are never rated)."""
 import re
 import time
 
 import pytest
 
-from tests.browser.test_tables import play_until, register, wait_my_turn, wait_playing
+from tests.browser.test_tables import page_state, register, step, wait_my_turn, wait_playing
 
 pytestmark = pytest.mark.browser
 
@@ -36,18 +36,43 @@ def send_raw(page, payload: str):
     page.evaluate("p => window.tableClient.state.ws.send(p)", payload)
 
 
-def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, new_page, artifacts):
+def play_both_until(pages, game, done_selector, timeout=90):
+    """Two people at one table: each page does what its table asks, until ``done_selector``
+    shows on the first page."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pages[0].locator(done_selector).count():
+            return
+        if not any([step(p, game, timeout=800) for p in pages]):
+            time.sleep(0.05)
+    raise AssertionError(f"{done_selector} did not appear; the page: {page_state(pages[0])}")
+
+
+def test_the_lobby_refuses_a_rated_table_with_a_house_bot_with_the_reason(server, new_page):
+    """House bots are never rated: the lobby refuses a rated table with one, with the reason."""
     page = new_page(1280, 800)
-    me = register(page, server)
+    register(page, server)
+    page.goto(f"{server.url}/play/sixtysix/")
+    page.check("#id_rated")
+    page.select_option("select[name=seat_1]", "basic")
+    page.click("#create-table")
+    assert "never rated" in page.locator("main").inner_text()
+    assert "/table/" not in page.url
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_match_ends_with_rating_changes_and_a_rematch_both_accept(server, new_page, artifacts):
+    page, other = new_page(1280, 800), new_page(1280, 800)
+    me, ola = register(page, server), register(other, server, prefix="o")
     # One deal from the end: whoever wins this deal wins the match (first to 7). Dealer 1: we lead.
+    # Two people: house bots' tables are never rated (ratings/house_bots.py).
     table_id = server.scenario({"owner": me, "game": "sixtysix", "variant": "kurnik", "rated": True,
-                                "seats": ["me", "basic"], "dealer": 1, "scores": [6, 6]})
+                                "seats": ["me", f"user:{ola}"], "dealer": 1, "scores": [6, 6]})
     page.goto(f"{server.url}/table/{table_id}/")
+    other.goto(f"{server.url}/table/{table_id}/")
     wait_my_turn(page)
-    # The bot's seat: its one name, and no clock (it never runs one).
     top = page.locator(".seat-box.pos-top")
-    assert top.locator(".seat-name").inner_text() == "Bot (basic)"
-    assert top.locator(".clock").count() == 0
+    assert top.locator(".seat-name").inner_text() == ola
     assert page.locator(".seat-box.pos-bottom .clock").count() == 1
     # Three refusals at once: the toasts stack in a corner, clear of the top seat and each other.
     for _ in range(3):
@@ -55,13 +80,13 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     assert_toasts_clear_of_the_top_seat(page, 3)
     page.screenshot(path=str(artifacts / "match-end-toasts.png"))
 
-    play_until(page, "sixtysix", ".result-panel[data-kind=match]", timeout=90)
+    play_both_until([page, other], "sixtysix", ".result-panel[data-kind=match]", timeout=90)
     panel = page.locator(".result-panel[data-kind=match]")
     panel.locator(".rating-changes[data-ratings=ready]").wait_for(timeout=30000)
     deltas = panel.locator(".rating-change .rating-delta").all_inner_texts()
     assert len(deltas) == 2 and all(RATING.match(d) for d in deltas), deltas
     names = panel.locator(".rating-change .rating-name").all_inner_texts()
-    assert names == [me, "Bot (basic)"]
+    assert names == [me, ola]
     winner = page.evaluate("window.tableClient.state.table.match.winners")
     signs = [d[0] for d in deltas]
     assert signs[winner[0]] == "+" and signs[1 - winner[0]] == "\u2212", (winner, deltas)
@@ -76,8 +101,9 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     assert "/accounts/login/" in login.get_attribute("href")
     phone.locator(".panel.chat").screenshot(path=str(artifacts / "match-end-visitor-chat-phone.png"))
 
-    # The rematch: the bot accepts at once; both the player and the watcher move to the new table.
+    # The rematch: offered, accepted by the other; both players and the watcher move to the new table.
     panel.locator("[data-action=rematch]").click()
+    other.locator(".result-panel[data-kind=match] [data-action=rematch-accept]").click()
     page.wait_for_url(re.compile(r"/table/(?!%d/)\d+/" % table_id))
     new_id = int(re.search(r"/table/(\d+)/", page.url).group(1))
     wait_playing(page)
@@ -85,8 +111,7 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     table = page.evaluate("window.tableClient.state.table")
     assert (table["game"], table["variant"], table["rated"]) == ("sixtysix", "kurnik", True)
     assert table["match"]["scores"] == [0, 0] and table["status"] in ("playing", "between_deals")
-    assert page.locator(".seat-box.pos-top .seat-name").inner_text() == "Bot (basic)"
-    assert page.locator(".seat-box.pos-top .clock").count() == 0
+    assert page.locator(".seat-box.pos-top .seat-name").inner_text() == ola
     page.screenshot(path=str(artifacts / "match-end-rematch.png"))
     phone.wait_for_url(f"{server.url}/table/{new_id}/")
     wait_playing(phone)
@@ -94,7 +119,7 @@ def test_a_match_ends_with_rating_changes_and_a_rematch_the_bot_accepts(server, 
     send_raw(phone, "{not json")                       # a visitor's toast, on a phone
     assert_toasts_clear_of_the_top_seat(phone, 1)
     phone.screenshot(path=str(artifacts / "match-end-visitor-phone.png"))
-    assert not page.js_errors and not phone.js_errors, (page.js_errors, phone.js_errors)
+    assert not page.js_errors and not phone.js_errors and not other.js_errors, (page.js_errors, phone.js_errors)
 
     # The finished match's analysis ran in the server's own analysis worker (embedded mode).
     match_id = int(server.shell(f"from games.models import Match; print(Match.objects.get(table_id={table_id}).pk)"))

@@ -1,12 +1,12 @@
-"""Browser journey: finish a rated match against a bot, see the rating change on the profile, open
-the replay of a deal and step through it card by card."""
+"""Browser journey: finish a rated match of two people, see the rating change on the profile, open
+the replay of a deal and step through it card by card. (House bots' tables are never rated.)"""
 import re
 import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PWTimeout
 
-from .test_tables import register
+from .test_tables import register, step as table_step, wait_playing
 
 pytestmark = pytest.mark.browser
 
@@ -27,13 +27,15 @@ def run_django(server, script):
     server.shell(script)
 
 
-def my_turn_after_the_first_deal(page, timeout=20):
-    """Wait until we are to act in a later deal (closing the result panel of a deal a bot may
-    have ended on its own, e.g. by claiming 66)."""
+def my_turn_after_the_first_deal(page, other, timeout=20):
+    """Wait until we are to act in a later deal (closing the result panel of a deal the other
+    player may have ended, e.g. by claiming 66; he plays whatever his table asks of him)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if page.locator(".result-panel[data-kind=deal]").count():
             page.locator("[data-action=close-result]").first.click()
+        if not page.evaluate("() => { const v = window.tableClient.state.view; return !!(v && v.legal.length); }"):
+            table_step(other, "sixtysix", timeout=800)
         if page.evaluate("() => { const s = window.tableClient.state; return !!(s.view && s.view.deal_number >= 1"
                          " && !s.view.over && s.view.legal.length > 0 && !s.busy); }"):
             return
@@ -52,28 +54,29 @@ def play_one_step(page):
 
 
 def test_it_rates_a_match_shows_the_change_and_replays_a_deal(server, new_page, artifacts):
-    page = new_page()
+    page, other = new_page(), new_page()
     name = register(page, server)
+    register(other, server, prefix="o")
 
-    # a rated table against a bot (bots are rated too). The basic bot claims 66 only when it has
-    # it, so the deal we replay below has many steps (a random bot may claim on its first lead).
+    # a rated table of two people: the other takes the open seat and the match starts
     page.goto(f"{server.url}/play/sixtysix/")
     page.check("#id_rated")
-    page.select_option("select[name=seat_1]", "basic")
     page.click("#create-table")
     page.wait_for_url(re.compile(r"/table/\d+/"))
-    table_id = int(re.search(r"/table/(\d+)/", page.url).group(1))      # no open seat: it starts at once
+    table_id = int(re.search(r"/table/(\d+)/", page.url).group(1))
+    other.goto(f"{server.url}/table/{table_id}/?sit")
+    wait_playing(page)
 
-    # play the first deal to its end by clicking cards
+    # play the first deal to its end by clicking cards, both of us
     end = time.monotonic() + 60
     while not page.locator(".result-panel[data-kind=deal]").count():
         assert time.monotonic() < end, "the first deal did not end"
-        if not play_one_step(page):
+        if not any([play_one_step(page), table_step(other, "sixtysix", timeout=800)]):
             time.sleep(0.05)
     page.locator("[data-action=close-result]").first.click()
 
     # in the next deal our clock runs out: a forfeit, which counts as a loss
-    my_turn_after_the_first_deal(page)
+    my_turn_after_the_first_deal(page, other)
     run_django(server, EXPIRE_SCRIPT.format(table_id=table_id, seat=0))
     page.wait_for_selector(".result-panel[data-kind=match]", timeout=20000)
 

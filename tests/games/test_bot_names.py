@@ -48,13 +48,10 @@ def test_the_match_history_and_replay_pages_tell_two_bots_of_one_level_apart(cli
 
 
 @pytest.mark.django_db
-def test_the_bot_profile_and_the_leaderboard_name_a_bot_by_its_label(client, make_user):
+def test_the_bot_profile_and_the_match_page_name_a_bot_by_its_label(client, make_user):
     ala = make_user("ala")
-    finished_match(ala, "sixtysix", [ala, bot_user("strong")], rated=True)
-    from ratings.services import rate_match
-    from games.models import Match
-    rate_match(Match.objects.get().pk)
+    m = finished_match(ala, "sixtysix", [ala, bot_user("strong")], rated=False)
     profile = visible_text(client.get(reverse("profile", args=["bot-strong"])).content.decode())
     assert "Bot (strong)" in profile and "bot-strong" not in profile
-    board = visible_text(client.get(reverse("leaderboard", args=["sixtysix", "kurnik"])).content.decode())
-    assert "Bot (strong)" in board and "bot-strong" not in board
+    page = visible_text(client.get(reverse("match", args=[m.pk])).content.decode())
+    assert "Bot (strong)" in page and "bot-strong" not in page

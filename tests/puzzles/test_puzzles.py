@@ -189,3 +189,49 @@ def test_a_stored_analysis_takes_the_matchs_puzzles(settings, monkeypatch, db):
     assert analysis.run(match.pk) is True
     assert len(ran) == 1 and ran[0] == Puzzle.objects.filter(match=match).count()
     assert analysis.run(match.pk) is False and len(ran) == 1      # once
+
+
+def test_a_solution_shown_to_a_guest_makes_the_puzzle_unrated_for_an_account_on_that_address(
+        known_puzzle, make_user):
+    """The farm: a guest fails the puzzle and reads the line; the real account's first attempt
+    from the same address replays it, and earns nothing."""
+    home = Client(REMOTE_ADDR="203.0.113.7")
+    home.force_login(make_user("guest-1", is_guest=True))
+    url = reverse("puzzle_play", args=[known_puzzle.pk])
+    failed = home.post(url, json.dumps({"action": LOSE}), content_type="application/json").json()
+    assert failed["status"] == "failed" and failed["solution"][0] == dict(WIN, seat=1)
+    home.force_login(make_user("ala"))
+    replayed = home.post(url, json.dumps({"action": WIN}), content_type="application/json").json()
+    assert replayed["status"] == "solved" and not replayed["rated"]
+    assert not PuzzleRating.objects.filter(attempts__gt=0).exists()
+    # Another address is rated as usual, and the stored key is not the address.
+    away = Client(REMOTE_ADDR="198.51.100.9")
+    away.force_login(make_user("ola"))
+    assert away.post(url, json.dumps({"action": WIN}), content_type="application/json").json()["rated"]
+    from puzzles.models import SolutionShown
+    assert not SolutionShown.objects.filter(address__contains="203.0.113").exists()
+    assert SolutionShown.objects.count() == 2
+
+
+def test_the_solution_seen_rule_lasts_only_the_retention(known_puzzle, make_user, settings):
+    from datetime import timedelta
+    from django.utils import timezone
+    from puzzles import sightings
+    from puzzles.models import SolutionShown
+
+    services.play(known_puzzle.pk, make_user("guest-1", is_guest=True), LOSE, "k1")
+    assert sightings.seen(known_puzzle.pk, "k1") and not sightings.seen(known_puzzle.pk, "k2")
+    SolutionShown.objects.update(shown_at=timezone.now() - timedelta(days=settings.ADDRESS_KEY_DAYS + 1))
+    assert not sightings.seen(known_puzzle.pk, "k1")
+    assert tasks.forget_sightings() == 1 and not SolutionShown.objects.exists()
+    assert services.play(known_puzzle.pk, make_user("ala"), WIN, "k1")["rated"]
+
+
+def test_a_rated_attempt_moves_a_rating_by_at_most_the_cap(known_puzzle, make_user, settings):
+    """A newcomer's solve would be worth about +50 under the model; nine known answers were +429."""
+    out = services.play(known_puzzle.pk, make_user("ala"), WIN)
+    assert out["rating"]["after"] - out["rating"]["before"] == settings.PUZZLE_MAX_CHANGE == 20
+    known_puzzle.refresh_from_db()
+    assert known_puzzle.rating == R.DEFAULT_DISPLAY - settings.PUZZLE_MAX_CHANGE
+    free = R.rate([[R.Skill()], [R.Skill()]], [1, 2])[0][0]
+    assert R.display(free.mu) - R.DEFAULT_DISPLAY > settings.PUZZLE_MAX_CHANGE      # the cap is what bounds it

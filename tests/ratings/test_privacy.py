@@ -45,7 +45,7 @@ def test_a_deal_in_progress_is_never_replayable_or_downloadable(make_user, task_
     me = Client()
     me.force_login(ala)
     everyone = {"player": me, **clients(make_user)}
-    t = games.create_table(ala, "sixtysix", rated=True, seats=["me", "random"], start=True)
+    t = games.create_table(ala, "sixtysix", seats=["me", "random"], start=True)
     m = Match.objects.get(table=t)
 
     # 1. the first deal is being played

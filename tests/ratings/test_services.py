@@ -7,8 +7,9 @@ import pytest
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from games import services as games
-from games.models import Match
+from games import loading, services as games
+from games.bots import levels
+from games.models import Match, Table
 from ratings import rating as R
 from ratings import services, tasks
 from ratings.models import MatchPlayer, Rating, RatingChange
@@ -28,7 +29,7 @@ def skills_of(users, game, variant):
 
 
 def test_it_rates_a_finished_rated_match_once_on_commit(make_user, make_bot, rating_queue):
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     m = finished_match(ala, "sixtysix", [ala, bot])
     assert rating_queue.pending == [m.pk]           # enqueued on commit, not run yet
     assert not RatingChange.objects.exists()
@@ -45,7 +46,7 @@ def test_it_rates_a_finished_rated_match_once_on_commit(make_user, make_bot, rat
 
 
 def test_running_the_finishing_task_twice_changes_nothing_the_second_time(make_user, make_bot, rating_queue):
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     m = finished_match(ala, "sixtysix", [ala, bot])
     rating_queue.pending.append(m.pk)                # the task duplicated (a redelivery)
     assert rating_queue.run() == 2
@@ -55,7 +56,7 @@ def test_running_the_finishing_task_twice_changes_nothing_the_second_time(make_u
 
 
 def test_two_processes_racing_apply_the_match_once(make_user, make_bot, rating_queue):
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     m = finished_match(ala, "sixtysix", [ala, bot])
     barrier = threading.Barrier(2)
     results, errors = [], []
@@ -88,7 +89,7 @@ def test_two_processes_racing_apply_the_match_once(make_user, make_bot, rating_q
 
 
 def test_the_database_refuses_a_second_change_for_the_same_match_and_player(make_user, make_bot, rating_queue):
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     m = finished_match(ala, "sixtysix", [ala, bot])
     rating_queue.run()
     c = RatingChange.objects.get(match=m, user=ala)
@@ -99,7 +100,7 @@ def test_the_database_refuses_a_second_change_for_the_same_match_and_player(make
 
 def test_it_rates_hearts_as_a_free_for_all_by_final_rank(make_user, make_bot, rating_queue):
     ala = make_user("ala")
-    users = [ala] + [make_bot(f"b{i}") for i in range(3)]
+    users = [ala] + [make_user(f"b{i}") for i in range(3)]
     first = finished_match(ala, "hearts", users, seed=3)
     rating_queue.run()
     before = skills_of(users, "hearts", "standard")
@@ -116,7 +117,7 @@ def test_it_rates_hearts_as_a_free_for_all_by_final_rank(make_user, make_bot, ra
 
 def test_it_rates_spades_as_two_teams_of_two(make_user, make_bot, rating_queue):
     ala = make_user("ala")
-    users = [ala] + [make_bot(f"b{i}") for i in range(3)]
+    users = [ala] + [make_user(f"b{i}") for i in range(3)]
     m = finished_match(ala, "spades", users, ranks=[1, 2, 1, 2], seed=5)
     rating_queue.run()
     expected = R.rate_match("spades", [R.Skill()] * 4, [1, 2, 1, 2])
@@ -127,22 +128,23 @@ def test_it_rates_spades_as_two_teams_of_two(make_user, make_bot, rating_queue):
     assert MatchPlayer.objects.get(match=m, seat=2).score == m.state["scores"][0]   # the team's score
 
 
-def test_a_bot_level_on_several_seats_is_rated_once_with_the_mean(make_user, rating_queue):
+def test_a_match_with_a_house_bot_is_recorded_but_never_rated(make_user, rating_queue):
+    """Matches of tables made rated before the rule (or by hand) are not rated either: no rating
+    moves, the bot's least of all, and the history row says unrated."""
     from accounts.models import bot_user
 
-    ala = make_user("ala")
+    ala, ola = make_user("ala"), make_user("ola")
     bot = bot_user("random")
-    m = finished_match(ala, "hearts", [ala, bot, bot, bot], ranks=[1, 2, 3, 4])
-    rating_queue.run()
-    assert RatingChange.objects.filter(match=m).count() == 2
-    seats = R.rate_match("hearts", [R.Skill()] * 4, [1, 2, 3, 4])
-    assert Rating.objects.get(user=bot).mu == pytest.approx(R.merge(seats[1:]).mu)
-    assert Rating.objects.get(user=bot).games == 1
+    m = finished_match(ala, "hearts", [ala, bot, ola, bot], ranks=[1, 2, 3, 4])
+    assert rating_queue.pending == []                 # not even enqueued: the history says unrated
+    assert services.rate_match(m.pk) == []
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert not MatchPlayer.objects.filter(match=m, rated=True).exists()
 
 
 def test_unrated_matches_enter_the_history_but_not_the_ratings(make_user, make_bot, rating_queue):
     ala = make_user("ala")
-    m = finished_match(ala, "sixtysix", [ala, make_bot("b1")], rated=False)
+    m = finished_match(ala, "sixtysix", [ala, make_user("b1")], rated=False)
     assert rating_queue.pending == []
     assert services.rate_match(m.pk) == []
     assert MatchPlayer.objects.filter(match=m).count() == 2
@@ -151,50 +153,57 @@ def test_unrated_matches_enter_the_history_but_not_the_ratings(make_user, make_b
 
 
 def test_a_forfeit_on_time_counts_as_a_loss(make_user, task_queue, rating_queue):
-    """Through the live services: a rated table against a bot, the player's clock runs out."""
-    ala = make_user("ala")
-    t = games.create_table(ala, "sixtysix", rated=True, seats=["me", "random"], start=True,
+    """Through the live services: a rated table of two people, one's clock runs out."""
+    ala, ola = make_user("ala"), make_user("ola")
+    t = games.create_table(ala, "sixtysix", rated=True, seats=["me", ola], start=True,
                            bank_seconds=10, increment_seconds=0)
-    every_seat_moves(t.pk, [ala, None], task_queue)       # else running out of time aborts the match
-    task_queue.run_due()                                  # the bot moves if it is its turn
-    expire_clock(t.pk, 0)                                 # ala's clock runs out
+    every_seat_moves(t.pk, [ala, ola])                    # else running out of time aborts the match
+    late = loading.load(t.pk).state.to_act()              # whoever is to act
+    expire_clock(t.pk, late)                              # runs out of time
     games.advance(t.pk)
     m = Match.objects.get(table=t)
-    assert m.finished and m.ended_by == "timeout" and m.ranks == [2, 1]
+    assert m.finished and m.ended_by == "timeout" and m.ranks[late] == 2
     assert rating_queue.pending == [m.pk]
     rating_queue.run()
-    ala_change = RatingChange.objects.get(match=m, user=ala)
-    assert ala_change.display_after < 1500
-    row = MatchPlayer.objects.get(match=m, user=ala)
+    loser, winner = (ala, ola) if late == 0 else (ola, ala)
+    assert RatingChange.objects.get(match=m, user=loser).display_after < 1500
+    row = MatchPlayer.objects.get(match=m, user=loser)
     assert row.result == "loss" and row.timed_out
-    assert RatingChange.objects.get(match=m, user__is_bot=True).display_after > 1500
+    assert RatingChange.objects.get(match=m, user=winner).display_after > 1500
 
 
-def test_a_bot_match_finished_by_the_services_is_rated(make_user, make_bot, play_out, rating_queue):
+def test_a_bot_match_finished_by_the_services_enters_the_history_unrated(make_user, make_bot, play_out,
+                                                                          rating_queue):
     ala = make_user("ala")
     bots = [make_bot("b1"), make_bot("b2")]
-    m = play_out(ala, "sixtysix", bots)
-    assert m.finished and rating_queue.pending == [m.pk]
+    m = play_out(ala, "sixtysix", bots, rated=False)
+    assert m.finished and rating_queue.pending == []
     assert MatchPlayer.objects.filter(match=m).count() == 2
-    rating_queue.run()
-    assert Rating.objects.filter(games=1).count() == 2
+    assert not Rating.objects.exists()
 
 
-def test_guests_still_cannot_sit_at_rated_tables_but_bots_can(make_user, task_queue):
+def test_guests_and_house_bots_never_sit_at_rated_tables(make_user, make_bot, task_queue):
     from accounts.models import User
     from games.services import ServiceError
 
     ala = make_user("ala")
-    t = games.create_table(ala, "hearts", rated=True, seats=["me", "basic", "random", ""])
-    assert t.rated
     guest = User.objects.create(username="guest-x", is_guest=True)
     with pytest.raises(ServiceError):
         games.create_table(ala, "sixtysix", rated=True, seats=["me", guest])
+    for seats in (["me", "basic", "", ""], ["me", "", "", "random"]):
+        with pytest.raises(ServiceError) as refused:
+            games.create_table(ala, "hearts", rated=True, seats=seats)
+        assert refused.value.code == "rated_house_bot" and "never rated" in refused.value.reason
+    with pytest.raises(ServiceError) as refused:      # a bot user seated by the system, too
+        games.create_table(ala, "sixtysix", rated=True, seats=["me", make_bot("b1")])
+    assert refused.value.code == "rated_house_bot"
+    assert not Table.objects.exists()                 # nothing half-made
+    assert games.create_table(ala, "hearts", rated=True, seats=["me", "", "", ""]).rated
 
 
 def test_the_sweeper_rates_matches_whose_task_was_lost(make_user, make_bot, rating_queue):
     ala = make_user("ala")
-    m = finished_match(ala, "sixtysix", [ala, make_bot("b1")])
+    m = finished_match(ala, "sixtysix", [ala, make_user("b1")])
     rating_queue.pending.clear()                           # the task was lost
     MatchPlayer.objects.filter(match=m).update(finished_at=timezone.now() - timedelta(minutes=1))
     assert tasks.sweep() == 1
@@ -204,7 +213,7 @@ def test_the_sweeper_rates_matches_whose_task_was_lost(make_user, make_bot, rati
 
 def test_current_ratings_answers_many_players_in_one_query(make_user, make_bot, rating_queue,
                                                             django_assert_num_queries):
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     finished_match(ala, "sixtysix", [ala, bot])
     rating_queue.run()
     ola = make_user("ola")
@@ -216,7 +225,7 @@ def test_current_ratings_answers_many_players_in_one_query(make_user, make_bot, 
 def test_a_snapshot_says_each_seated_players_rating(make_user, make_bot, rating_queue):
     """The table shows each player's rating beside his name (his own among them)."""
     from games import messages
-    ala, bot = make_user("ala"), make_bot("b1")
+    ala, bot = make_user("ala"), make_user("b1")
     finished_match(ala, "sixtysix", [ala, bot])
     rating_queue.run()
     sixtysix = games.create_table(ala, "sixtysix", seats=["me", ""])
@@ -227,3 +236,43 @@ def test_a_snapshot_says_each_seated_players_rating(make_user, make_bot, rating_
     assert snap["seat_ratings"] == [rated, None]
     snap, _seat = messages.snapshot(hearts.pk, ala)           # no hearts match yet: the default
     assert snap["seat_ratings"][0] == R.DEFAULT_DISPLAY and snap["seat_ratings"][2:] == [None, None]
+    # A house bot's seat shows its level's measured ladder rating, never a rating that moves.
+    assert snap["seat_ratings"][1] == levels.rating("hearts", "basic")
+
+
+def test_five_wins_against_the_random_house_bot_are_worth_nothing(make_user, rating_queue):
+    """The farm: five 'rated' wins against `random` (tables marked rated, as the lobby made them
+    before the rule) move no rating, the player's nor the shared bot's."""
+    from accounts.models import bot_user
+
+    ala, bot = make_user("ala"), bot_user("random")
+    for seed in range(5):
+        finished_match(ala, "sixtysix", [ala, bot], ranks=[1, 2], seed=seed + 1)
+    rating_queue.run()
+    for seed in range(5):                              # and the sweeper finds nothing left to rate
+        assert tasks.sweep() == 0
+    assert services.current_rating(ala, "sixtysix", "kurnik") == R.DEFAULT_DISPLAY
+    assert not Rating.objects.filter(user__in=[ala, bot]).exists()
+    assert MatchPlayer.objects.filter(user=ala, result="win", rated=False).count() == 5
+
+
+def test_the_leaderboard_never_lists_a_house_bot(make_user, rating_queue):
+    """A house bot's rating left from before the rule is not a player's: it is not ranked."""
+    from accounts.models import bot_user
+
+    ala, ola = make_user("ala"), make_user("ola")
+    finished_match(ala, "sixtysix", [ala, ola], ranks=[1, 2])
+    rating_queue.run()
+    Rating.objects.create(user=bot_user("random"), game="sixtysix", variant="kurnik", display=1245, games=5)
+    assert [r.user for r in services.leaderboard("sixtysix", "kurnik")] == [ala, ola]
+
+
+def test_a_house_bots_profile_shows_no_rating_left_from_before(make_user, client):
+    """The shared `random` bot fell to 1245 while it was rated: its profile no longer shows it."""
+    from accounts.models import bot_user
+    from django.urls import reverse
+
+    bot = bot_user("random")
+    Rating.objects.create(user=bot, game="sixtysix", variant="kurnik", display=1245, games=5)
+    assert services.ratings_of(bot) == []
+    assert "1245" not in client.get(reverse("profile", args=[bot.username])).content.decode()

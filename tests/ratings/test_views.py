@@ -22,9 +22,9 @@ def ala(make_user):
 
 
 @pytest.fixture
-def matches(ala, make_bot):
+def matches(ala, make_user):
     """Three rated matches of ala (two games) and one unrated, all rated at once."""
-    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    b1, b2, b3 = make_user("b1"), make_user("b2"), make_user("b3")
     out = [finished_match(ala, "sixtysix", [ala, b1], seed=1, ranks=[1, 2]),
            finished_match(ala, "sixtysix", [b1, ala], seed=2, ranks=[1, 2]),
            finished_match(ala, "hearts", [ala, b1, b2, b3], seed=3),
@@ -34,9 +34,9 @@ def matches(ala, make_bot):
     return out
 
 
-def test_a_hearts_match_lost_says_the_place_a_sixty_six_one_does_not(client, ala, make_bot):
+def test_a_hearts_match_lost_says_the_place_a_sixty_six_one_does_not(client, ala, make_user):
     """In hearts a "loss" may be second of four with the rating up: the row says the place."""
-    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    b1, b2, b3 = make_user("b1"), make_user("b2"), make_user("b3")
     finished_match(ala, "hearts", [b1, ala, b2, b3], seed=5, ranks=[1, 2, 3, 4])
     finished_match(ala, "sixtysix", [b1, ala], seed=6, ranks=[1, 2])
     rows = client.get(reverse("history", args=["ala"])).content.decode().split("<tr")[2:]
@@ -157,3 +157,14 @@ def test_the_upload_checks_every_line_of_a_match_and_reports_a_wrong_result(clie
 def test_the_upload_refuses_an_empty_form(client):
     html = client.post(reverse("upload_record"), {"text": "  "}).content.decode()
     assert "Choose a file or paste a deal record." in html
+
+
+def test_the_ratings_help_says_the_fair_play_rules_and_the_leaderboard_links_it(client, settings):
+    page = client.get(reverse("ratings_help")).content.decode()
+    assert "House bots are never rated" in page and "Accounts seen together" in page
+    assert f"more than {settings.PUZZLE_MAX_CHANGE} points" in page and f"last {settings.ADDRESS_KEY_DAYS} days" in page
+    assert "never played at two tables at the same time" in page
+    board = client.get(reverse("leaderboard", args=["sixtysix", "kurnik"])).content.decode()
+    assert reverse("ratings_help") in board
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
+    assert "nie gewertet" in client.get(reverse("ratings_help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()

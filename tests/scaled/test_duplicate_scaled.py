@@ -58,10 +58,10 @@ for rnd in Round.objects.filter(tournament=t).order_by("number"):
             assert r["fair"]["server_seed"] == rnd.seed and r["fair"]["label"] == fair.round_label(t.pk, rnd.number)
             verified += 1
         # Each seat's hand keyed by what it is: (board, position from the dealer).
-        hands = {f"{r['deal_number']}:{duplicate.position(s, r['dealer'], len(r['hands']))}": r["hands"][s]
+        hands = {f"{r['fair'].get('board', r['deal_number'])}:{duplicate.position(s, r['dealer'], len(r['hands']))}": r["hands"][s]
                  for r in records for s in range(len(r["hands"]))}
         tables.append({"finished": m.finished, "result": g.result is not None, "deals": len(records),
-                       "verified": verified, "hands": hands, "dealers": [r["dealer"] for r in records]})
+                       "verified": verified, "hands": hands, "dealers": [r["dealer"] for r in sorted(records, key=lambda r: r["fair"]["board"])]})
     rounds.append({"number": rnd.number, "status": rnd.status, "seed": rnd.seed, "commitment": rnd.commitment,
                    "tables": tables})
 print(json.dumps({"status": t.status, "rounds": rounds,

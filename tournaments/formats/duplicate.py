@@ -39,13 +39,16 @@ def create_round(t: Tournament, number: int, now: datetime) -> Round:
                                 seed=seed.hex(), commitment=fair.commitment(seed))
 
 
-def table_options(t: Tournament, rnd: Round, index: int) -> dict:
-    """The ``index``-th table of the round deals its boards from the round's seed (in Sixty-six
-    every second table with the other dealer), and is private while the round lasts: a spectator
-    could pass on a board another table has yet to play."""
+def table_options(t: Tournament, rnd: Round, index: int, count: int) -> dict:
+    """The ``index``-th table of the round's ``count`` deals its boards from the round's seed (in
+    Sixty-six every second table with the other dealer), in its own order (``board_order``: no
+    board at two tables at once), and is private while the round lasts: a spectator could pass on
+    a board another table has yet to play."""
     seats = steps.seats_of(t)
-    dealers = duplicate.dealers(seats, t.boards, duplicate.flipped(t.one_on_one, index))
-    source = fair_deals.duplicate_source(fair.round_label(t.pk, rnd.number), bytes.fromhex(rnd.seed), dealers)
+    by_board = duplicate.dealers(seats, t.boards, duplicate.flipped(t.one_on_one, index))
+    order = duplicate.board_order(index, count, t.boards)
+    source = fair_deals.duplicate_source(fair.round_label(t.pk, rnd.number), bytes.fromhex(rnd.seed),
+                                         [by_board[b] for b in order], order)
     return {"private": True, "duplicate": source}
 
 
@@ -85,10 +88,13 @@ def table_rounds(t: Tournament, games: list[Game]) -> list[duplicate.TableRound]
     out = []
     for g in played:
         source = dealers.get(g.table_id) or {}
-        boards = margins.get(g.table_id, {})
+        per_deal = list(source.get("dealers") or [])
+        order = fair_deals.board_order(source)          # deal j of the table plays board order[j]
+        by_board = {order[j]: d for j, d in enumerate(per_deal)}
+        boards = {order[j]: m for j, m in margins.get(g.table_id, {}).items()}
         out.append(duplicate.TableRound(
-            table=g.board, players=list(g.players), dealers=list(source.get("dealers") or []),
-            margins=[boards.get(k) for k in range(len(source.get("dealers") or []))],
+            table=g.board, players=list(g.players), dealers=[by_board[k] for k in range(len(per_deal))],
+            margins=[boards.get(k) for k in range(len(per_deal))],
             at_fault=frozenset(g.result.get("timed_out") or [])))
     return out
 
@@ -211,8 +217,8 @@ class Duplicate(RoundFormat):
     def create_round(self, t: Tournament, number: int, now: datetime) -> Round:
         return create_round(t, number, now)
 
-    def table_options(self, t: Tournament, rnd: Round, index: int) -> dict:
-        return table_options(t, rnd, index)
+    def table_options(self, t: Tournament, rnd: Round, index: int, count: int) -> dict:
+        return table_options(t, rnd, index, count)
 
     def round_closed(self, t: Tournament, rnd: Round) -> None:
         reveal(rnd)

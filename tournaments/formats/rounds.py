@@ -29,12 +29,12 @@ class RoundFormat(Format):
         plan = self.plan(t, number, entries)
         rnd = self.create_round(t, number, now)
         users = {e.pk: e.user for e in entries}
-        tables = 0
+        tables, count = 0, sum(1 for _players, bye in plan if not bye)
         for board, (players, bye) in enumerate(plan, start=1):
             if bye:
                 steps.create_bye(rnd, board, players)
             else:
-                steps.create_game(t, rnd, board, players, users, **self.table_options(t, rnd, tables))
+                steps.create_game(t, rnd, board, players, users, **self.table_options(t, rnd, tables, count))
                 tables += 1
         t.current_round = number
         t.next_round_at = None
@@ -44,9 +44,9 @@ class RoundFormat(Format):
     def create_round(self, t: Tournament, number: int, now: datetime) -> Round:
         return Round.objects.create(tournament=t, number=number, started_at=now)
 
-    def table_options(self, t: Tournament, rnd: Round, index: int) -> dict:
-        """What the round's ``index``-th table (byes not counted) is made with besides its players
-        (``steps.create_game``'s keywords)."""
+    def table_options(self, t: Tournament, rnd: Round, index: int, count: int) -> dict:
+        """What the round's ``index``-th table of ``count`` (byes not counted) is made with besides
+        its players (``steps.create_game``'s keywords)."""
         return {}
 
     def round_closed(self, t: Tournament, rnd: Round) -> None:
