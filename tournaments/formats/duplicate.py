@@ -192,6 +192,7 @@ def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
 
 class Duplicate(RoundFormat):
     name = "duplicate"
+    own_settings = ("rounds", "boards", "break_seconds")
     label = gettext_lazy("Duplicate")
     summary = gettext_lazy("All games: every table of a round plays the same deals, from one seed committed before the round and revealed after it (in Sixty-six every second table with the hands swapped), and you are compared only with the players who held the same cards: matchpoints, as in duplicate bridge. Ranked by the mean percentage over all boards.")
     template = "tournaments/formats/duplicate.html"
