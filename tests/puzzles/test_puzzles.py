@@ -189,3 +189,29 @@ def test_a_stored_analysis_takes_the_matchs_puzzles(settings, monkeypatch, db):
     assert analysis.run(match.pk) is True
     assert len(ran) == 1 and ran[0] == Puzzle.objects.filter(match=match).count()
     assert analysis.run(match.pk) is False and len(ran) == 1      # once
+
+
+def test_the_puzzle_of_the_day_is_kept_all_day_as_puzzles_are_added(known_puzzle):
+    import datetime
+
+    from puzzles.models import DailyPuzzle
+
+    def another():
+        p = Puzzle.objects.get(pk=known_puzzle.pk)
+        p.pk, p.deal = None, None
+        p.save()
+        return p
+
+    first = [known_puzzle] + [another() for _ in range(2)]
+    day = datetime.date(2026, 12, 6)
+    chosen = services.daily(day)
+    assert chosen in first
+    for _ in range(5):            # the day's matches give new puzzles
+        another()
+    assert services.daily(day) == chosen
+    assert DailyPuzzle.objects.filter(date=day).count() == 1
+    # The next day the next puzzle in turn, kept as well; after the newest, round again.
+    ids = list(Puzzle.objects.order_by("pk").values_list("pk", flat=True))
+    following = services.daily(day + datetime.timedelta(days=1))
+    assert following.pk == ids[(ids.index(chosen.pk) + 1) % len(ids)]
+    assert services.daily(day + datetime.timedelta(days=1)) == following
