@@ -157,3 +157,21 @@ def test_the_upload_checks_every_line_of_a_match_and_reports_a_wrong_result(clie
 def test_the_upload_refuses_an_empty_form(client):
     html = client.post(reverse("upload_record"), {"text": "  "}).content.decode()
     assert "Choose a file or paste a deal record." in html
+
+
+def test_a_profile_without_matches_gives_no_win_rate(client, ala):
+    html = client.get(reverse("profile", args=["ala"])).content.decode()
+    assert "No matches played yet" in html
+    assert "win rate" not in html
+
+
+def test_the_loser_of_a_two_sided_match_is_not_labelled_place_two(client, ala, make_bot):
+    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    two = finished_match(ala, "sixtysix", [b1, ala], seed=6, ranks=[1, 2])
+    places = re.findall(r'<span class="match-place">([^<]*)</span>',
+                        client.get(reverse("match", args=[two.pk])).content.decode())
+    assert places == ["Winner", "Lost"]
+    four = finished_match(ala, "hearts", [b1, ala, b2, b3], seed=5, ranks=[1, 2, 3, 4])
+    places = re.findall(r'<span class="match-place">([^<]*)</span>',
+                        client.get(reverse("match", args=[four.pk])).content.decode())
+    assert places == ["Winner", "Place 2", "Place 3", "Place 4"]
