@@ -120,7 +120,7 @@ def test_an_illegal_answer_is_refused_with_the_rules_reason_and_costs_nothing(kn
     ala = make_user("ala")
     with pytest.raises(ServiceError) as refused:
         services.play(known_puzzle.pk, ala, {"type": "play", "card": "AS"})
-    assert refused.value.code == "not_held" and refused.value.reason == "You do not hold AS."
+    assert refused.value.code == "not_held" and refused.value.reason == "You do not hold A♠."
     assert all(a.status == "playing" and a.moves == [] for a in Attempt.objects.filter(user=ala))
     assert services.play(known_puzzle.pk, ala, WIN)["status"] == "solved"
 
@@ -131,7 +131,7 @@ def test_the_play_endpoint_answers_an_illegal_card_with_a_readable_reason(known_
     url = reverse("puzzle_play", args=[known_puzzle.pk])
     refused = client.post(url, json.dumps({"action": {"type": "play", "card": "AS"}}), content_type="application/json")
     assert refused.status_code == 400 and refused.json()["code"] == "not_held"
-    assert refused.json()["reason"] == "You do not hold AS."
+    assert refused.json()["reason"] == "You do not hold A♠."
     solved = client.post(url, json.dumps({"action": WIN}), content_type="application/json")
     assert solved.status_code == 200 and solved.json()["status"] == "solved"
 

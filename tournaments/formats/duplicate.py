@@ -19,6 +19,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import fair_deals
+from games.card_letters import rank_label
 from games.engine import core, fair
 from games.labels import player_labels
 from games.models import Deal, Table
@@ -117,8 +118,8 @@ def standings(t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
 
 # --- the page ----------------------------------------------------------------------------------------
 def card_text(code: str) -> dict:
-    rank = "10" if code[0] == "T" else code[0]
-    return {"code": code, "text": rank + CARD_SUITS[code[1]], "suit": code[1]}
+    """A card of a board as the reader letters it (games/card_letters.py)."""
+    return {"code": code, "text": rank_label(code) + CARD_SUITS[code[1]], "suit": code[1]}
 
 
 def holding_label(game: str, variant: str, holding: tuple[int, ...]) -> str:
