@@ -98,7 +98,10 @@
       body.appendChild(tr);
     });
     table.appendChild(body);
-    return table;
+    // On a narrow screen the table scrolls sideways in its box; its headings break between words only.
+    var scroll = el("div", "analysis-table-scroll");
+    scroll.appendChild(table);
+    return scroll;
   }
 
   function drawSummary() {
