@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BOT_LEVELS
@@ -70,7 +71,7 @@ class NewTournamentForm(forms.Form):
         self.fields["time_control"].choices = [
             (f"{bank}+{INCREMENTS[bank]}", clock_label(bank, INCREMENTS[bank])) for bank, _label in TIME_CONTROLS]
         self.fields["time_control"].initial = "300+5"
-        self.fields["bot_level"].choices = [(lv, BOT_LEVEL_LABELS[lv]) for lv in BOT_LEVELS]
+        self.fields["bot_level"].choices = [(lv, capfirst(BOT_LEVEL_LABELS[lv])) for lv in BOT_LEVELS]
         self.fields["bot_level"].initial = "basic" if "basic" in BOT_LEVELS else BOT_LEVELS[0]
 
     @staticmethod
