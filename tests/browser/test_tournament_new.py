@@ -73,6 +73,13 @@ def test_staff_create_a_tournament_in_their_local_time(server, browser, artifact
         page.locator("#tournament-new button[type=submit]").click()
         page.wait_for_url(f"{server.url}/tournaments/*/")
         expect(page.locator("h1")).to_contain_text(tname)
+        # Its page and the list show the start in the same local time (the server renders UTC).
+        local = starts.strftime("%Y-%m-%d %H:%M")
+        expect(page.locator("#tournament-live time[data-local]").first).to_have_text(local)
+        page.goto(server.url + "/tournaments/")
+        row = page.locator("tr", has_text=tname)
+        expect(row.locator("time[data-local]:visible").first).to_have_text(local)
+        expect(row.locator("time[data-local]:visible").first).to_have_attribute("title", "Asia/Tokyo")
 
         made = json.loads(server.shell(CREATED.format(tname=tname)))
         assert datetime.fromisoformat(made["starts_at"]) == starts
