@@ -72,7 +72,7 @@ def reset(live: Live) -> None:
 
 def due_at(live: Live, now: datetime) -> datetime | None:
     t = live.table
-    graces = [end for s in live.seats if grace_is_due_work(live) and (end := grace_end(live, s)) is not None]
+    graces = [end for s in live.seats if (end := grace_end(live, s)) is not None] if grace_is_due_work(live) else []
     if t.status == Status.BETWEEN_DEALS:
         return min([d for d in (t.next_deal_at,) if d is not None] + graces, default=None)
     times = graces
