@@ -239,3 +239,5 @@ def test_a_player_alone_among_bots_who_leaves_ends_the_match_when_his_grace_is_o
     assert table.status == "finished" and m.finished and m.ended_by == "abandoned"
     assert m.abandoned == [0] and 0 not in m.winners
     assert not Seat.objects.get(table=t, index=0).replaced_by_bot
+    lobby = [payload["tables"] for group, payload in sent if payload.get("type") == "lobby.send"]
+    assert lobby and t.pk not in [row["id"] for row in lobby[-1]]       # gone from the lobby's list
