@@ -1,6 +1,7 @@
 """``{% load game_labels %}``: translated names for the identifiers tables and ratings store."""
 import re
 import zlib
+from datetime import timezone as dt_timezone
 
 from django import template
 from django.utils.html import format_html
@@ -95,6 +96,17 @@ def card(code):
                        '<span class="rank">{}</span><span class="suit">{}</span></span>'
                        '<span class="pip" aria-hidden="true">{}</span></span>',
                        colour, suit, rank, SUIT_SYMBOLS[suit], rank, SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])
+
+
+@register.filter
+def local_time(when):
+    """``{{ t.starts_at|local_time }}``: the time in UTC, which static/js/local_times.js shows in
+    the reader's own time zone."""
+    if not when:
+        return ""
+    when = when.astimezone(dt_timezone.utc)
+    return format_html('<time datetime="{}" data-local="date">{} UTC</time>',
+                       when.isoformat(), when.strftime("%Y-%m-%d %H:%M"))
 
 
 @register.simple_tag
