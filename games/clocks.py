@@ -8,7 +8,9 @@ earliest deadline, the next deal, or (4 players) the end of a leaver's grace.
 Leavers: a player whose last socket closed during the match is away (``Seat.away_since``, set when
 games/presence.py counts his seat's last socket off). After LEAVER_GRACE_SECONDS he has abandoned it: in a two-player match his
 opponent may claim the win (services.claim_win), in a four-player match a bot takes his seat (the
-due work, services.advance), in both he loses as on time.
+due work, services.advance), in both he loses as on time. A player alone among bots who leaves
+ends the match when his grace is over (``alone_among_bots``): nobody would be left to play or claim,
+and the table would show as playing for as long as his clock or the bots' match lasted.
 """
 from __future__ import annotations
 
@@ -76,7 +78,7 @@ def reset(live: Live) -> None:
 
 def due_at(live: Live, now: datetime) -> datetime | None:
     t = live.table
-    graces = [end for s in live.seats if bot_takes_over(live) and (end := grace_end(live, s)) is not None]
+    graces = [end for s in live.seats if (end := grace_end(live, s)) is not None] if grace_is_due_work(live) else []
     if t.status == Status.BETWEEN_DEALS:
         return min([d for d in (t.next_deal_at,) if d is not None] + graces, default=None)
     times = graces
@@ -110,6 +112,16 @@ def bot_takes_over(live: Live) -> bool:
     """What a player's abandoning (or running out of time) does: in a match of one against one
     (as the engine describes the game) the opponent wins; otherwise a bot plays on in his place."""
     return not live.game_rules.one_on_one(live.table.variant or None)
+
+
+def alone_among_bots(live: Live) -> bool:
+    """At most one person is seated: his leaving ends the match at his grace's end."""
+    return sum(1 for s in live.seats if s.user_id is not None and not s.is_bot) <= 1
+
+
+def grace_is_due_work(live: Live) -> bool:
+    """Whether a leaver's grace ending is the table's own work (else his opponent claims)."""
+    return bot_takes_over(live) or alone_among_bots(live)
 
 
 def grace_end(live: Live, seat: Seat) -> datetime | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
+from games.card_letters import card_text
 from games.engine.refusals import IllegalAction, render
 
 
@@ -94,7 +95,9 @@ def translate(refusal: IllegalAction) -> str:
     template = MESSAGES.get(refusal.code)
     if template is None:
         return refusal.reason
+    # A card is named as the reader's cards are lettered (games/card_letters.py); params stay codes.
+    params = {k: card_text(v) if k in ("card", "partner") else v for k, v in refusal.params.items()}
     try:
-        return render(refusal.code, refusal.params, gettext(template), _suit)
+        return render(refusal.code, params, gettext(template), _suit)
     except (KeyError, ValueError, TypeError):   # a broken translation must not hide the reason
         return refusal.reason

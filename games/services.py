@@ -383,7 +383,7 @@ def _finish_match(live: Live, now: datetime, ended_by: str) -> dict:
         ranks = [1] * len(live.seats)
     elif ended_by in ("score", "resigned"):
         ranks = final_ranks(live.engine.ranks(), out)
-    else:  # a two-player forfeit: the one who timed out loses
+    else:  # a forfeit (two players, or one alone among bots): who timed out or left loses
         ranks = [2 if s in m.timed_out else 1 for s in range(len(live.seats))]
     m.ranks = ranks
     m.winners = [] if ended_by == "aborted" else [s for s, r in enumerate(ranks) if r == 1]
@@ -542,8 +542,8 @@ def _advance(live: Live, version: int | None, now: datetime, thought: Thought | 
         return None
     if t.due_at > now:
         return t.due_at
-    gone = clocks.abandoned(live, now) if clocks.bot_takes_over(live) else None
-    if gone is not None:        # a leaver's grace is over: a bot takes his seat
+    gone = clocks.abandoned(live, now) if clocks.grace_is_due_work(live) else None
+    if gone is not None:        # a leaver's grace is over: a bot takes his seat, or he was alone: it ends
         _time_out(live, gone, now, abandoned=True)
         return None
     if t.status == Status.BETWEEN_DEALS and (t.next_deal_at is None or t.next_deal_at <= now):
@@ -610,7 +610,7 @@ def _time_out(live: Live, seat_index: int, now: datetime, *, abandoned: bool = F
     if abandoned:
         m.abandoned = sorted(set(m.abandoned or []) | {seat_index})
         event = {"kind": "abandoned", "seat": seat_index}
-    if not clocks.bot_takes_over(live):
+    if not clocks.bot_takes_over(live) or (abandoned and clocks.alone_among_bots(live)):
         m.save()
         events = [event, _finish_match(live, now, "abandoned" if abandoned else "timeout")]
         clocks.run(live, now)

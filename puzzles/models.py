@@ -62,6 +62,16 @@ class Attempt(models.Model):
         indexes = [models.Index(fields=["user", "puzzle"])]
 
 
+class DailyPuzzle(models.Model):
+    """The puzzle of one day, picked the first time that day asks and kept all day, whatever
+    puzzles are added meanwhile."""
+    date = models.DateField(unique=True)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["-date"]
+
+
 class PuzzleRating(models.Model):
     """A player's puzzle rating (one for all games: openskill, ratings/rating.py's scale)."""
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_rating")

@@ -35,7 +35,7 @@ from games.models import Deal, Match
 from ratings import rating as R
 
 from . import sightings
-from .models import Attempt, Puzzle, PuzzleRating
+from .models import Attempt, DailyPuzzle, Puzzle, PuzzleRating
 
 log = logging.getLogger(__name__)
 PER_DEAL = 1            # puzzles taken from one deal at most
@@ -77,12 +77,28 @@ def extract_deal(deal: Deal, match: Match) -> int:
 
 # --- reading ------------------------------------------------------------------------------------
 def daily(today: datetime.date | None = None) -> Puzzle | None:
-    """The puzzle of the day: the same for everyone all day, in turn through all puzzles."""
-    ids = list(Puzzle.objects.order_by("pk").values_list("pk", flat=True))
-    if not ids:
-        return None
+    """The puzzle of the day: the same for everyone all day, in turn through all puzzles. Picked
+    by the day's first request and stored, so puzzles taken later in the day change nothing."""
     today = today or timezone.localdate()
-    return Puzzle.objects.get(pk=ids[today.toordinal() % len(ids)])
+    kept = DailyPuzzle.objects.filter(date=today).select_related("puzzle").first()
+    if kept is not None:
+        return kept.puzzle
+    puzzle = _next_daily(today)
+    if puzzle is None:
+        return None
+    try:
+        with transaction.atomic():
+            DailyPuzzle.objects.create(date=today, puzzle=puzzle)
+    except IntegrityError:          # another request picked it meanwhile: theirs counts
+        return DailyPuzzle.objects.select_related("puzzle").get(date=today).puzzle
+    return puzzle
+
+
+def _next_daily(today: datetime.date) -> Puzzle | None:
+    """The puzzle after the last day's (by id, round again after the newest)."""
+    last = DailyPuzzle.objects.filter(date__lt=today).order_by("-date").values_list("puzzle_id", flat=True).first()
+    after = Puzzle.objects.order_by("pk")
+    return (after.filter(pk__gt=last).first() if last is not None else None) or after.first()
 
 
 def state_of(puzzle: Puzzle, moves: list[dict]):

@@ -38,6 +38,16 @@ class TournamentError(Exception):
     """A refused request, with a reason for the player."""
 
 
+# --- creation ----------------------------------------------------------------------------------------
+def create(fields: dict, user) -> Tournament:
+    """A new scheduled tournament from checked ``fields`` (the staff's form, tournaments/new_form.py);
+    beat's tick starts it when it is due. The view has checked that ``user`` is staff."""
+    with transaction.atomic():
+        t = Tournament.objects.create(created_by=user, **fields)
+    log.info("tournament %s created by %s", t.pk, user.pk)
+    return t
+
+
 # --- registration ------------------------------------------------------------------------------------
 def registration_open(t: Tournament, now: datetime | None = None) -> bool:
     now = now or timezone.now()

@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import new_views, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournaments"),
+    path("new/", new_views.new, name="tournament_new"),
+    path("new/check/", new_views.check, name="tournament_new_check"),
     path("<int:tournament_id>/", views.detail, name="tournament"),
     path("<int:tournament_id>/live/", views.live, name="tournament_live"),
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),

@@ -34,7 +34,7 @@ def tournament_list(request):
             t.registration = "closed"
     return render(request, "tournaments/list.html", {
         "groups": groups, "game_labels": GAME_LABELS, "formats": formats.FORMATS.values(),
-        "lobbies": [(g, GAME_LABELS[g]) for g in GAME_NAMES]})
+        "lobbies": [(g, GAME_LABELS[g]) for g in GAME_NAMES], "can_create": controls.is_staff(request.user)})
 
 
 def _context(request, t: Tournament) -> dict:

@@ -446,9 +446,22 @@ class HeartsState(State):
         return found
 
     def notes(self, seat: int | None) -> dict:
-        """``received_from``: the seat whose three passed cards this seat received (after the pass)."""
+        """``received_from``: the seat whose three passed cards this seat received (after the pass);
+        ``breakdown``: once the deal is over, each seat's points part by part (``score_breakdown``)."""
         passed = seat is not None and self.phase != PASS and bool(self.pass_offset)
-        return {"received_from": (seat - self.pass_offset) % 4 if passed else None}
+        return {"received_from": (seat - self.pass_offset) % 4 if passed else None,
+                "breakdown": self.score_breakdown() if self.phase == OVER else None}
+
+    def score_breakdown(self) -> list[dict]:
+        """Per seat: ``hearts`` taken, ``queen`` (took QS: 13), ``jack`` (took JD: -10; None when
+        the variant does not count it), ``moon`` ("self": he shot and took -26, "others": he shot
+        and gave the others 26; None) and ``points``, the deal's (``result``'s)."""
+        points = self.result()["points"]
+        moon = None if self.moon_choice is None else ("self" if self.moon_choice == MOON_SELF else "others")
+        return [{"hearts": (self.won[s] & HEARTS_MASK).bit_count(), "queen": bool(self.won[s] & QS_BIT),
+                 "jack": bool(self.won[s] & JD_BIT) if self.jack_counts else None,
+                 "moon": moon if s == self.moon_shooter else None, "points": points[s]}
+                for s in range(4)]
 
     # --- claims (claims.py) -----------------------------------------------------------------------
     CLAIMS = True

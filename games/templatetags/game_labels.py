@@ -1,12 +1,14 @@
 """``{% load game_labels %}``: translated names for the identifiers tables and ratings store."""
 import re
 import zlib
+from datetime import timezone as dt_timezone
 
 from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext
 
-from games import labels
+from games import card_letters, labels
+from games.card_letters import SUIT_SYMBOLS, rank_label
 
 register = template.Library()
 
@@ -84,15 +86,31 @@ def _initials_of(name: str) -> str:
     return words[0][:1] + second[:1] if usable else words[0][:2]
 
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-
-
 @register.filter
 def card(code):
-    """``{{ "TH"|card }}``: a face-up card drawn as the table draws it (static/js/cards.js face)."""
-    rank, suit = ("10" if code[0] == "T" else code[0]), code[1]
+    """``{{ "TH"|card }}``: a face-up card drawn as the table draws it (static/js/cards.js face),
+    its letter the reader's (games/card_letters.py)."""
+    rank, suit = rank_label(code), code[1]
     colour = "red" if suit in "HD" else "black"
     return format_html('<span class="card {} suit-{}" role="img" aria-label="{}{}"><span class="corner" aria-hidden="true">'
                        '<span class="rank">{}</span><span class="suit">{}</span></span>'
                        '<span class="pip" aria-hidden="true">{}</span></span>',
                        colour, suit, rank, SUIT_SYMBOLS[suit], rank, SUIT_SYMBOLS[suit], SUIT_SYMBOLS[suit])
+
+
+@register.filter
+def local_time(when):
+    """``{{ t.starts_at|local_time }}``: the time in UTC, which static/js/local_times.js shows in
+    the reader's own time zone."""
+    if not when:
+        return ""
+    when = when.astimezone(dt_timezone.utc)
+    return format_html('<time datetime="{}" data-local="date">{} UTC</time>',
+                       when.isoformat(), when.strftime("%Y-%m-%d %H:%M"))
+
+
+@register.simple_tag
+def rank_letters():
+    """The reader's letters of jack, queen, king and ace ("B D K A"): base.html's meta for the
+    cards' scripts (static/js/cards.js, analysis.js)."""
+    return " ".join(card_letters.rank_letters().values())

@@ -29,7 +29,11 @@
   function fmt(s, args) {
     return s.replace(/\{(\w+)\}/g, function (m, k) { return args[k] !== undefined ? args[k] : m; });
   }
-  function card(code) { return (code.charAt(0) === "T" ? "10" : code.charAt(0)) + SUIT[code.charAt(1)]; }
+  // The reader's letters of jack, queen, king, ace (<meta name="card-letters">, games/card_letters.py).
+  var lettersMeta = document.querySelector("meta[name=card-letters]");
+  var LETTERS = ((lettersMeta && lettersMeta.getAttribute("content")) || "J Q K A").split(" ");
+  function rank(r) { var i = "JQKA".indexOf(r); return r === "T" ? "10" : i >= 0 && LETTERS[i] ? LETTERS[i] : r; }
+  function card(code) { return rank(code.charAt(0)) + SUIT[code.charAt(1)]; }
   function num(x) { return (Math.round(x * 100) / 100).toFixed(2); }
   function signed(x) { return (x > 0 ? "+" : "") + num(x); }
   function seatName(seat) { return seats[seat] || String(seat + 1); }
@@ -94,7 +98,10 @@
       body.appendChild(tr);
     });
     table.appendChild(body);
-    return table;
+    // On a narrow screen the table scrolls sideways in its box; its headings break between words only.
+    var scroll = el("div", "analysis-table-scroll");
+    scroll.appendChild(table);
+    return scroll;
   }
 
   function drawSummary() {

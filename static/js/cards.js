@@ -4,7 +4,12 @@
   "use strict";
 
   var SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  // The reader's letters of jack, queen, king and ace (German B D K A: the page's
+  // <meta name="card-letters">, games/card_letters.py); codes stay "JH", "QS".
   var RANK_LABEL = { T: "10" };
+  var LETTERS_META = document.querySelector("meta[name=card-letters]");
+  var LETTERS = ((LETTERS_META && LETTERS_META.getAttribute("content")) || "").split(" ");
+  if (LETTERS.length === 4) "JQKA".split("").forEach(function (r, i) { if (LETTERS[i]) RANK_LABEL[r] = LETTERS[i]; });
   var SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };   // alternating colours in a hand
   var RANK_ORDER = {
     standard: "23456789TJQKA",

@@ -27,7 +27,11 @@
     loading = true;
     fetch(app.dataset.liveUrl, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) { live.innerHTML = html; shown = currentVersion(); followMyTable(); tick(); stopIfOver(); })
+      .then(function (html) {
+        live.innerHTML = html; shown = currentVersion();
+        if (window.localTimes) window.localTimes(live);      // static/js/local_times.js
+        followMyTable(); tick(); stopIfOver();
+      })
       .catch(function () { /* the next message or reconnect tries again */ })
       .then(function () { loading = false; if (again) { again = false; refresh(); } });
   }

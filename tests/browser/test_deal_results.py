@@ -126,3 +126,37 @@ def test_it_points_the_hearts_pass_and_names_who_sent_the_received_cards(server,
     assert page.locator("#hand button.card.received").count() == 3
     page.screenshot(path=str(artifacts / "hearts-received.png"))
     assert not page.js_errors, page.js_errors
+
+
+HEARTS_DEAL = ["QS 4C JH 6S TS AC AD 9H 6D 5S 2D 4H 6C", "JC AH 7C 4D TD KS 2H 5C 7S 3C KD 7H JS",
+               "KH 8D 5H QD 3S 8H TH 7D 2C 8S 4S 9C QH", "JD KC AS 9S 2S 9D QC 3D 3H 8C 6H 5D TC"]
+
+
+def test_it_breaks_a_hearts_score_down_who_took_the_queen_and_the_hearts(server, new_page, artifacts):
+    """A deal without a pass (the fourth), each seat playing its first legal card; we play the
+    last card, the QS, which seat 3 takes with the trick: 1 heart and the queen, 14."""
+    from games.engine.core import DealSetup, new_state
+    hands = [h.split() for h in HEARTS_DEAL]
+    state = new_state(DealSetup("hearts", "standard", ["a", "b", "c", "d"], 0, 3, [0] * 4, hands))
+    actions = []
+    while not state.is_over():
+        actions.append(state.legal_actions(state.to_act())[0])
+        state.apply(actions[-1])
+    assert actions[-1] == {"seat": 0, "type": "play", "card": "QS"}
+    page = new_page()
+    me = register(page, server)
+    table_id = server.scenario({"owner": me, "game": "hearts", "variant": "standard", "deal_number": 3,
+                                "seats": ["me", "random", "random", "random"], "dealer": 0,
+                                "hands": hands, "actions": actions[:-1]})
+    open_table(page, server, table_id)
+    page.click("#hand [data-card='QS']")
+    table = page.locator(".result-panel[data-kind=deal] table[data-breakdown]")
+    table.wait_for()
+    rows = {r.locator("th").inner_text(): [c.inner_text() for c in r.locator("td").all()]
+            for r in table.locator("tr").all()[1:]}
+    assert rows["Hearts taken"] == ["0", "+4", "+8", "+1"]
+    assert rows["Queen of spades"] == ["", "", "", "+13"]
+    assert rows["This deal"] == ["0", "+4", "+8", "+14"]
+    assert "Contract" not in rows and "Bags" not in rows and "Jack of diamonds" not in rows
+    page.screenshot(path=str(artifacts / "hearts-breakdown.png"))
+    assert not page.js_errors, page.js_errors

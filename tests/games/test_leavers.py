@@ -188,9 +188,10 @@ def test_in_four_player_games_a_bot_takes_the_seat_once_the_grace_is_over(make_u
 
 
 def test_a_seat_a_bot_took_is_not_away_when_its_players_socket_moves_to_the_spectators(make_user, task_queue):
-    ala = make_user("ala")
-    t = services.create_table(ala, "hearts", seats=["me", "random", "random", "random"], start=True)
+    ala, ola = make_user("ala"), make_user("ola")     # two people: a bot takes the leaver's seat
+    t = services.create_table(ala, "hearts", seats=["me", ola, "random", "random"], start=True)
     presence.place(t.pk, "ala-1", 0)
+    presence.place(t.pk, "ola-1", 1)
     task_queue.run_due()
     presence.remove(t.pk, "ala-1")
     away_for(t.pk, 0, 61)
@@ -212,3 +213,32 @@ def test_a_player_with_a_socket_open_is_never_taken_for_away_whatever_away_since
     tasks.sweep()
     lv = loading.load(b.pk)
     assert not lv.seats[1].replaced_by_bot and loading.seat_of(lv, ola) == 1
+
+
+@pytest.mark.parametrize("game", ["sixtysix", "hearts"])
+def test_a_player_alone_among_bots_who_leaves_ends_the_match_when_his_grace_is_over(
+        game, make_user, task_queue, settings, sent):
+    """A guest's "Play now" table left behind: no one is left to claim or to play, so the match
+    ends as abandoned at the grace's end instead of showing as playing for as long as his clock
+    (two players) or the bots' whole match (four) would last."""
+    from games.engine.core import get_rules
+    guest = make_user("guest-1", is_guest=True)
+    seats = ["me"] + ["random"] * (get_rules(game).seats - 1)
+    t = services.create_table(guest, game, seats=seats, start=True)
+    presence.place(t.pk, "guest-1", 0)
+    task_queue.run_due()
+    presence.remove(t.pk, "guest-1")
+    away = Seat.objects.get(table=t, index=0).away_since
+    grace_end = away + timedelta(seconds=settings.GAMES_LEAVER_GRACE_SECONDS)
+    assert Table.objects.get(pk=t.pk).due_at <= grace_end        # the grace's end is due work
+    assert Table.objects.get(pk=t.pk).status == "playing"
+    away_for(t.pk, 0, 61)
+    sent.clear()
+    tasks.sweep()
+    table = Table.objects.get(pk=t.pk)
+    m = Match.objects.get(table=t)
+    assert table.status == "finished" and m.finished and m.ended_by == "abandoned"
+    assert m.abandoned == [0] and 0 not in m.winners
+    assert not Seat.objects.get(table=t, index=0).replaced_by_bot
+    lobby = [payload["tables"] for group, payload in sent if payload.get("type") == "lobby.send"]
+    assert lobby and t.pk not in [row["id"] for row in lobby[-1]]       # gone from the lobby's list

@@ -120,7 +120,7 @@ def test_an_illegal_answer_is_refused_with_the_rules_reason_and_costs_nothing(kn
     ala = make_user("ala")
     with pytest.raises(ServiceError) as refused:
         services.play(known_puzzle.pk, ala, {"type": "play", "card": "AS"})
-    assert refused.value.code == "not_held" and refused.value.reason == "You do not hold AS."
+    assert refused.value.code == "not_held" and refused.value.reason == "You do not hold A♠."
     assert all(a.status == "playing" and a.moves == [] for a in Attempt.objects.filter(user=ala))
     assert services.play(known_puzzle.pk, ala, WIN)["status"] == "solved"
 
@@ -131,7 +131,7 @@ def test_the_play_endpoint_answers_an_illegal_card_with_a_readable_reason(known_
     url = reverse("puzzle_play", args=[known_puzzle.pk])
     refused = client.post(url, json.dumps({"action": {"type": "play", "card": "AS"}}), content_type="application/json")
     assert refused.status_code == 400 and refused.json()["code"] == "not_held"
-    assert refused.json()["reason"] == "You do not hold AS."
+    assert refused.json()["reason"] == "You do not hold A♠."
     solved = client.post(url, json.dumps({"action": WIN}), content_type="application/json")
     assert solved.status_code == 200 and solved.json()["status"] == "solved"
 
@@ -235,3 +235,29 @@ def test_a_rated_attempt_moves_a_rating_by_at_most_the_cap(known_puzzle, make_us
     assert known_puzzle.rating == R.DEFAULT_DISPLAY - settings.PUZZLE_MAX_CHANGE
     free = R.rate([[R.Skill()], [R.Skill()]], [1, 2])[0][0]
     assert R.display(free.mu) - R.DEFAULT_DISPLAY > settings.PUZZLE_MAX_CHANGE      # the cap is what bounds it
+
+
+def test_the_puzzle_of_the_day_is_kept_all_day_as_puzzles_are_added(known_puzzle):
+    import datetime
+
+    from puzzles.models import DailyPuzzle
+
+    def another():
+        p = Puzzle.objects.get(pk=known_puzzle.pk)
+        p.pk, p.deal = None, None
+        p.save()
+        return p
+
+    first = [known_puzzle] + [another() for _ in range(2)]
+    day = datetime.date(2026, 12, 6)
+    chosen = services.daily(day)
+    assert chosen in first
+    for _ in range(5):            # the day's matches give new puzzles
+        another()
+    assert services.daily(day) == chosen
+    assert DailyPuzzle.objects.filter(date=day).count() == 1
+    # The next day the next puzzle in turn, kept as well; after the newest, round again.
+    ids = list(Puzzle.objects.order_by("pk").values_list("pk", flat=True))
+    following = services.daily(day + datetime.timedelta(days=1))
+    assert following.pk == ids[(ids.index(chosen.pk) + 1) % len(ids)]
+    assert services.daily(day + datetime.timedelta(days=1)) == following

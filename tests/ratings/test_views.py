@@ -168,3 +168,21 @@ def test_the_ratings_help_says_the_fair_play_rules_and_the_leaderboard_links_it(
     assert reverse("ratings_help") in board
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
     assert "nie gewertet" in client.get(reverse("ratings_help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def test_a_profile_without_matches_gives_no_win_rate(client, ala):
+    html = client.get(reverse("profile", args=["ala"])).content.decode()
+    assert "No matches played yet" in html
+    assert "win rate" not in html
+
+
+def test_the_loser_of_a_two_sided_match_is_not_labelled_place_two(client, ala, make_bot):
+    b1, b2, b3 = make_bot("b1"), make_bot("b2"), make_bot("b3")
+    two = finished_match(ala, "sixtysix", [b1, ala], seed=6, ranks=[1, 2])
+    places = re.findall(r'<span class="match-place">([^<]*)</span>',
+                        client.get(reverse("match", args=[two.pk])).content.decode())
+    assert places == ["Winner", "Lost"]
+    four = finished_match(ala, "hearts", [b1, ala, b2, b3], seed=5, ranks=[1, 2, 3, 4])
+    places = re.findall(r'<span class="match-place">([^<]*)</span>',
+                        client.get(reverse("match", args=[four.pk])).content.decode())
+    assert places == ["Winner", "Place 2", "Place 3", "Place 4"]

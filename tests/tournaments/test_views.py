@@ -1,6 +1,6 @@
 """The list page, the tournament page and registering through them."""
 import re
-from datetime import timedelta
+from datetime import timedelta, timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
@@ -92,3 +92,12 @@ def test_an_upcoming_tournament_shows_entries_limit_and_registration(client, cup
     Tournament.objects.filter(pk=cup.pk).update(max_entries=8, registration_opens_at=timezone.now() + timedelta(minutes=30))
     html = " ".join(client.get("/tournaments/").content.decode().split())
     assert "Opens " in re.search(rf'<tr data-tournament="{cup.pk}">.*?</tr>', html).group(0)
+
+
+def test_registration_times_are_marked_for_the_readers_time_zone(client, cup):
+    opens = timezone.now() + timedelta(minutes=30)
+    Tournament.objects.filter(pk=cup.pk).update(registration_opens_at=opens)
+    stamp = opens.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M")
+    for url in ("/tournaments/", f"/tournaments/{cup.pk}/"):
+        html = client.get(url).content.decode()
+        assert f'data-local="date">{stamp} UTC</time>' in html, url

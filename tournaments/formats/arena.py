@@ -48,6 +48,7 @@ def standings(t: Tournament, entries: list[Entry]) -> list[arena.Row]:
 
 class Arena(Format):
     name = "arena"
+    own_settings = ("arena_minutes",)
     label = _("Arena")
     summary = _("All games, for a set time: whenever you are free you are paired at once with someone free of close score (in Hearts and Spades, at the next table of four, bots filling seats after a short wait). A win is worth 2, a draw 1; after two wins in a row wins count double. Pause and come back as you like; matches still running when the time is up count.")
     template = "tournaments/formats/arena.html"

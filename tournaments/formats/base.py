@@ -10,7 +10,7 @@
   rules text), ``page_state`` (what it adds to the page's state), ``page_context`` (what its
   partial needs besides), ``games_shown``, and ``summary`` for the list of formats;
 * the organiser: ``clean`` (the admin form's checks), ``add_round_refused`` (why a round may not
-  be added, or None), ``players_pause_themselves``.
+  be added, or None), ``players_pause_themselves``, ``own_settings`` (what the staff's form asks).
 """
 from __future__ import annotations
 
@@ -46,6 +46,9 @@ class Format:
     step_right_after_a_match = True
     # The seat counts (players per table of the game) the format can run (None: any).
     seats: tuple[int, ...] | None = None
+    # The tournament's settings this format reads besides the ones every format has (the staff's
+    # page, /tournaments/new/, asks for these only).
+    own_settings: tuple[str, ...] = ()
 
     # --- the admin's form ---
     def clean(self, data: dict, seats: int) -> list[tuple[str, str]]:

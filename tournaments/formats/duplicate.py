@@ -19,6 +19,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import fair_deals
+from games.card_letters import rank_label
 from games.engine import core, fair
 from games.labels import player_labels
 from games.models import Deal, Table
@@ -123,8 +124,8 @@ def standings(t: Tournament, entries: list[Entry]) -> list[duplicate.Row]:
 
 # --- the page ----------------------------------------------------------------------------------------
 def card_text(code: str) -> dict:
-    rank = "10" if code[0] == "T" else code[0]
-    return {"code": code, "text": rank + CARD_SUITS[code[1]], "suit": code[1]}
+    """A card of a board as the reader letters it (games/card_letters.py)."""
+    return {"code": code, "text": rank_label(code) + CARD_SUITS[code[1]], "suit": code[1]}
 
 
 def holding_label(game: str, variant: str, holding: tuple[int, ...]) -> str:
@@ -198,6 +199,7 @@ def _boards(t: Tournament, rnd: Round, games: list[Game], who) -> list[dict]:
 
 class Duplicate(RoundFormat):
     name = "duplicate"
+    own_settings = ("rounds", "boards", "break_seconds")
     label = gettext_lazy("Duplicate")
     summary = gettext_lazy("All games: every table of a round plays the same deals, from one seed committed before the round and revealed after it (in Sixty-six every second table with the hands swapped), and you are compared only with the players who held the same cards: matchpoints, as in duplicate bridge. Ranked by the mean percentage over all boards.")
     template = "tournaments/formats/duplicate.html"

@@ -16,6 +16,7 @@ Plan = list[tuple[list, bool]]      # the round's tables: (entry ids per seat, N
 
 class RoundFormat(Format):
     template = "tournaments/formats/rounds.html"
+    own_settings = ("break_seconds",)
 
     def begin(self, t: Tournament, entries: list[Entry], now: datetime) -> None:
         self.start_round(t, 1, now)

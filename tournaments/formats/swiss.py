@@ -36,6 +36,7 @@ def swiss_plan(t: Tournament, players: list[pairing.Player]) -> Plan:
 
 class Swiss(RoundFormat):
     name = "swiss"
+    own_settings = ("rounds", "break_seconds")
     label = _("Swiss")
     summary = _("Everyone plays every round. In Sixty-six you meet someone with the same score whom you have not played yet. In Hearts and Spades the standings are cut into tables of four, regrouped every round; in Spades your partner changes from round to round.")
     template = "tournaments/formats/swiss.html"

@@ -121,3 +121,31 @@ def test_it_tells_a_hearts_player_who_passed_him_the_cards_he_received():
         assert (giver + 1) % 4 == seat                            # passed to the left: from the right
         assert set(state.view(seat)["received"]) == set(passed[giver])
     assert state.notes(None)["received_from"] is None
+
+
+def test_a_hearts_deal_explains_each_seats_points_part_by_part():
+    from games.engine.core import get_rules, new_state
+    from games.engine.core import DealSetup
+    import random
+    for variant in get_rules("hearts").variants:
+        for seed in range(20):
+            deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+            random.Random(seed).shuffle(deck)
+            state = new_state(DealSetup("hearts", variant, ["a", "b", "c", "d"], 0, seed % 4, [0] * 4,
+                                        [deck[i::4] for i in range(4)]))
+            rng = random.Random(seed)
+            while not state.is_over():
+                assert state.notes(None)["breakdown"] is None
+                state.apply_move(state.random_move(rng))
+            parts = state.notes(None)["breakdown"]
+            assert parts == state.notes(2)["breakdown"]          # public once the deal is over
+            assert [p["points"] for p in parts] == state.result()["points"]
+            assert sum(p["hearts"] for p in parts) == 13 and sum(p["queen"] for p in parts) == 1
+            if variant == "standard":
+                assert all(p["jack"] is None for p in parts)
+            else:
+                assert sum(p["jack"] for p in parts) == 1
+            for p in parts:
+                if p["moon"] is None and state.result()["moon"] is None:
+                    expected = p["hearts"] + 13 * p["queen"] - 10 * bool(p["jack"])
+                    assert p["points"] == expected

@@ -155,7 +155,8 @@ function outcomeNote(out) {
   return box;
 }
 
-/* Each team's deal score part by part (view.breakdown, from the engine's scoring). */
+/* Each team's (or seat's) deal score part by part (view.breakdown, from the engine's scoring): a
+ * row for each part the breakdown has (a contract and bags, or hearts, queen, jack and moon). */
 function breakdownTable(parts, cols) {
   const table = el("table", "score-table breakdown");
   table.setAttribute("data-breakdown", "1");
@@ -165,16 +166,21 @@ function breakdownTable(parts, cols) {
   cols.forEach((c) => hr.appendChild(el("th", "", c)));
   table.appendChild(hr);
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
+  const has = (p, key) => p[key] !== undefined && p[key] !== null;
   const rows = [
-    [t("bd_contract"), (p) => t(p.made ? "bd_made" : "bd_set", { bid: p.contract, took: p.taken })],
-    [t("bd_contract_points"), (p) => signed(p.contract_points)],
+    [t("bd_contract"), (p) => (has(p, "contract") ? t(p.made ? "bd_made" : "bd_set", { bid: p.contract, took: p.taken }) : "")],
+    [t("bd_contract_points"), (p) => (has(p, "contract_points") ? signed(p.contract_points) : "")],
     [t("bd_overtricks"), (p) => (p.overtricks ? signed(p.overtricks) : "")],
-    [t("bd_nil"), (p) => p.nil.map((n) => t(n.blind ? "bd_blind_nil_of" : "bd_nil_of",
-                                              { name: seatName(n.seat), points: signed(n.points) })).join(", ")],
+    [t("bd_nil"), (p) => (p.nil || []).map((n) => t(n.blind ? "bd_blind_nil_of" : "bd_nil_of",
+                                                     { name: seatName(n.seat), points: signed(n.points) })).join(", ")],
     [t("bd_nil_bags"), (p) => (p.nil_bags ? signed(p.nil_bags) : "")],
     [t("bd_bag_penalty"), (p) => (p.bag_penalty ? signed(p.bag_penalty) : "")],
+    [t("bd_heart_cards"), (p) => (has(p, "hearts") ? signed(p.hearts) : "")],
+    [t("bd_queen"), (p) => (p.queen ? signed(13) : "")],
+    [t("bd_jack"), (p) => (p.jack ? signed(-10) : "")],
+    [t("bd_moon"), (p) => (p.moon ? t(p.moon === "self" ? "bd_moon_self" : "bd_moon_others") : "")],
     [t("bd_total"), (p) => signed(p.points)],
-    [t("bd_bags"), (p) => p.bags_before + " \u2192 " + p.bags_after]
+    [t("bd_bags"), (p) => (has(p, "bags_before") ? p.bags_before + " \u2192 " + p.bags_after : "")]
   ];
   rows.forEach((r) => {
     const cells = parts.map(r[1]);
