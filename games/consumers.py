@@ -18,7 +18,7 @@ from urllib.parse import parse_qs
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown,
+from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown, signals,
                socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -221,6 +221,8 @@ class TableConsumer(ThinConsumer):
         started = time.monotonic()
         sent, error = await self.apply_and_publish(data)
         took = time.monotonic() - started
+        if kind == "action" and error is None:
+            signals.move_answered.send(sender=Table, seconds=took)
         if took > SLOW_SECONDS:
             log.warning("table %s: a %s message took %.1f s to apply and send (%d messages)",
                         self.table_id, kind if isinstance(kind, str) else "bad", took, len(sent))
@@ -264,6 +266,7 @@ class TableConsumer(ThinConsumer):
         return sent, None
 
     def _error(self, err: ServiceError) -> dict:
+        signals.refused.send(sender=ServiceError, code=err.code)
         version = err.version
         if version is None:
             version = Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
