@@ -24,7 +24,8 @@ class _Backend(BaseHTTPRequestHandler):
 
     def do_GET(self):
         body = json.dumps({"backend": self.server.name, "headers": dict(self.headers)}).encode()
-        self.send_response(200)
+        # web1 is not ready (its database does not answer, say): its /readyz says 503.
+        self.send_response(503 if self.path == "/readyz" and self.server.name == "web1" else 200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -49,8 +50,8 @@ def proxy(tmp_path: Path):
     port = _free_port()
     conf = CONF.read_text()
     # This file's two upstream servers and its port, pointed at the stand-ins.
-    upstreams = iter(f"server 127.0.0.1:{b.server_address[1]};" for b in backends)
-    conf = re.sub(r"server 127\.0\.0\.1:\d+;", lambda _m: next(upstreams), conf)
+    upstreams = iter(f"server 127.0.0.1:{b.server_address[1]}" for b in backends)
+    conf = re.sub(r"server 127\.0\.0\.1:\d+", lambda _m: next(upstreams), conf)
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
     (tmp_path / "site.conf").write_text(conf)
     (tmp_path / "nginx.conf").write_text(f"""
@@ -109,3 +110,13 @@ def test_a_websocket_upgrade_passes_and_the_client_address_replaces_x_forwarded_
     assert seen["Upgrade"] == "websocket"
     assert seen["Connection"] == "upgrade"
     assert seen["X-Forwarded-For"] == "127.0.0.1"      # not "203.0.113.9, 127.0.0.1": no spoofing
+
+
+def test_readyz_through_the_proxy_asks_the_next_process_when_one_is_not_ready(proxy):
+    answered = {_get(proxy, "/readyz")["backend"] for _ in range(20)}
+    assert answered == {"web2"}
+
+
+def test_every_request_carries_a_request_id_of_the_proxys_for_the_logs(proxy):
+    ids = {_get(proxy, "/", {"X-Request-ID": "forged"})["headers"]["X-Request-ID"] for _ in range(5)}
+    assert len(ids) == 5 and "forged" not in ids
