@@ -11,7 +11,7 @@ from botapi.auth import BearerTokenMiddleware  # noqa: E402
 from botapi.routing import websocket_urlpatterns as botapi_ws  # noqa: E402
 from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
 from games.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
-from ops.context import SocketContext  # noqa: E402
+from ops.context import HttpContext, SocketContext  # noqa: E402
 from ops.probes import Probes  # noqa: E402
 from pool.routing import websocket_urlpatterns as pool_ws  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa: E402
@@ -21,8 +21,9 @@ from tournaments.routing import websocket_urlpatterns as tournaments_ws  # noqa:
 websocket_urlpatterns = games_ws + pool_ws + tournaments_ws + botapi_ws + [re_path(r"", NoRouteConsumer.as_asgi())]
 
 application = ProtocolTypeRouter({
-    # /healthz, /readyz and /metrics are answered before Django (ops/probes.py).
-    "http": Probes(http),
+    # /healthz, /readyz and /metrics are answered before Django (ops/probes.py); every other
+    # request is given its request id and table for the log lines (ops/context.py).
+    "http": Probes(HttpContext(http)),
     # A handshake with "Authorization: Bearer <token>" is a bot's (botapi/auth.py, docs/BOTS.md);
     # every other one goes through the browser stack unchanged. Either way, once its user is
     # known, a socket takes its address's and its account's slots (games/socket_guard.py).

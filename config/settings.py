@@ -18,6 +18,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from ops.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -364,19 +366,7 @@ BOT_CHALLENGE_SECONDS = env.int("BOT_CHALLENGE_SECONDS", default=60)
 LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"LOG_FORMAT is text or json, not {LOG_FORMAT!r}.")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"context": {"()": "ops.logs.ContextFilter"}},
-    "formatters": {
-        "text": {"format": "%(message)s%(context)s"},
-        "json": {"()": "ops.logs.json_formatter"},
-    },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]},
-                 "errors": {"class": "ops.logs.ErrorCounter"}},
-    "root": {"handlers": ["console", "errors"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"celery": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
-}
+LOGGING = logging_config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
 
 # --- operations (ops/: docs/OPERATIONS.md, "Watching the site") ----------------------------------
 # /metrics answers this machine, these addresses or networks, and "Authorization: Bearer

@@ -50,3 +50,17 @@ class ErrorCounter(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         metrics.ERRORS.labels(record.name).inc()
+
+
+def logging_config(fmt: str, level: str) -> dict:
+    """The site's LOGGING (config/settings.py): ``fmt`` ``text`` or ``json`` on the console."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"context": {"()": "ops.logs.ContextFilter"}},
+        "formatters": {"text": {"format": "%(message)s%(context)s"}, "json": {"()": "ops.logs.json_formatter"}},
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": fmt, "filters": ["context"]},
+                     "errors": {"class": "ops.logs.ErrorCounter"}},
+        "root": {"handlers": ["console", "errors"], "level": level},
+        "loggers": {"celery": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    }

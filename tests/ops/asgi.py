@@ -1,6 +1,7 @@
 """Call the site's ASGI application over HTTP in the test's own process (no server)."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 
@@ -18,10 +19,13 @@ async def get(app, path: str, *, client: str = "127.0.0.1", headers: dict | None
              "root_path": "", "client": (client, 40000), "server": ("127.0.0.1", 8000),
              "headers": [(b"host", b"127.0.0.1:8000")] + [(k.lower().encode(), v.encode())
                                                          for k, v in (headers or {}).items()]}
-    sent = []
+    sent, asked = [], []
 
     async def receive():
-        return {"type": "http.request", "body": b"", "more_body": False}
+        if not asked:
+            asked.append(True)
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()        # the client stays: no disconnect
 
     async def send(message):
         sent.append(message)
