@@ -75,7 +75,7 @@ def reading() -> dict:
         "at": now,
         "ready": {labels["check"]: bool(v) for labels, v in samples.get("cards_ready", ())},
         "processes": _processes(samples, now),
-        "web_alive": _total(samples, "cards_web_processes_alive") if "cards_web_processes_alive" in samples else None,
+        "web_alive": int(_total(samples, "cards_web_processes_alive")) if "cards_web_processes_alive" in samples else None,
         "tables": {labels["game"]: int(v) for labels, v in samples.get("cards_tables_live", ())},
         "sockets": int(_total(samples, "cards_sockets_open")),
         "moves": {"person": int(counters["person_moves"]), "bot": int(counters["bot_moves"])},
