@@ -2,7 +2,8 @@
 import os
 
 from celery import Celery
-from celery.signals import beat_init, task_postrun, task_prerun, worker_process_init, worker_process_shutdown
+from celery.signals import (beat_init, task_postrun, task_prerun, worker_init, worker_process_init,
+                            worker_process_shutdown)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -22,8 +23,10 @@ def _close_old_connections(**kwargs):
     close_old_connections()
 
 
-# Each worker process (a prefork child) and beat report their memory and heartbeat for /metrics
-# (ops/process.py); a child that ends marks its live gauges dead (multiprocess mode).
+# Each worker process (the main one, and each prefork child) and beat report their memory and
+# heartbeat for /metrics (ops/process.py); a child that ends marks its live gauges dead
+# (multiprocess mode). The embedded worker thread is its web process's.
+@worker_init.connect
 @worker_process_init.connect
 def _report_worker(**kwargs):
     import sys
