@@ -8,6 +8,7 @@ call is not started again (no pile of stuck threads): it fails at once, saying s
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Callable
@@ -87,11 +88,26 @@ def within(name: str, probe: Callable[[], object], timeout: float | None = None)
     return _check(name, probe).run(settings.READY_TIMEOUT_SECONDS if timeout is None else timeout)
 
 
+READY_FOR_SECONDS = 1.0        # a passing answer is given again for this long: a flood costs no checks
+_passed: dict[tuple, tuple[float, list[Result]]] = {}
+_clock = time.monotonic
+
+
 def readiness() -> list[Result]:
-    """Every check's result, database first; Redis only where the site uses it (REDIS_URL)."""
+    """Every check's result, database first; Redis only where the site uses it (REDIS_URL). A
+    failing answer is never reused: while a check hangs, the next callers are told so at once."""
+    key = (tuple(DATABASES), settings.REDIS_URL)
+    now = _clock()
+    cached = _passed.get(key)
+    if cached is not None and now - cached[0] < READY_FOR_SECONDS:
+        return cached[1]
     timeout = settings.READY_TIMEOUT_SECONDS
     out = [_check(f"database:{alias}" if alias != DEFAULT_DB_ALIAS else "database",
                   _database_probe(alias)).run(timeout) for alias in DATABASES]
     if settings.REDIS_URL:
         out.append(_check("redis", _redis_probe).run(timeout))
+    if all(r.ok for r in out):
+        _passed[key] = (now, out)
+    else:
+        _passed.pop(key, None)
     return out

@@ -158,3 +158,29 @@ async def test_other_paths_and_methods_pass_through_or_are_refused():
     assert (await get(Probes(inner), "/healthz/x")).status == 204
     assert (await get(Probes(inner), "/healthz", method="POST")).status == 405
     assert reached == ["/healthz/x"]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_flood_of_readyz_costs_one_check_a_second(monkeypatch):
+    asked = []
+    real = health._database_probe
+
+    def counting(alias):
+        probe = real(alias)
+
+        def run():
+            asked.append(alias)
+            probe()
+        return run
+
+    monkeypatch.setattr(health, "_database_probe", counting)
+    monkeypatch.setattr(health, "_checks", {})
+    monkeypatch.setattr(health, "_passed", {})
+    clock = [100.0]
+    monkeypatch.setattr(health, "_clock", lambda: clock[0])
+    answers = [await get(Probes(_Never()), "/readyz") for _ in range(20)]
+    assert {a.status for a in answers} == {200}
+    assert len(asked) == 1
+    clock[0] += health.READY_FOR_SECONDS
+    assert (await get(Probes(_Never()), "/readyz")).status == 200
+    assert len(asked) == 2          # a second later, asked again
