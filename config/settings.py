@@ -76,7 +76,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.csp.CSPMiddleware",         # Content-Security-Policy on every page (security headers below)
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "ops.context.request_context",      # the request id, user and table of each log line (ops/logs.py)
+    "ops.context.request_context",      # the user of each log line (ops/logs.py; request id, table: ops/context.py)
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
