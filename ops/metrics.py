@@ -34,8 +34,14 @@ HEARTBEAT = Gauge("cards_process_heartbeat_timestamp_seconds",
                   "stops moving it.", ["kind"], multiprocess_mode="liveall")
 
 
+_moves_by: dict[tuple[str, str], Counter] = {}     # labels() looked up once per (game, by): a move's path
+
+
 def count_move(sender, game: str, by: str, **kwargs) -> None:
-    MOVES.labels(game, by).inc()
+    counter = _moves_by.get((game, by))
+    if counter is None:
+        counter = _moves_by[(game, by)] = MOVES.labels(game, by)
+    counter.inc()
 
 
 def time_move(sender, seconds: float, **kwargs) -> None:
