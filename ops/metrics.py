@@ -29,6 +29,7 @@ LOOP_LAG = Gauge("cards_event_loop_lag_seconds", "How late a web process's event
                  ["kind"], multiprocess_mode="liveall")
 MEMORY = Gauge("cards_process_resident_bytes", "A process's resident memory.", ["kind"],
                multiprocess_mode="liveall")
+STARTS = Counter("cards_process_starts", "Processes started, by kind (a restart loop shows here).", ["kind"])
 HEARTBEAT = Gauge("cards_process_heartbeat_timestamp_seconds",
                   "When a process last reported itself (epoch seconds): a process killed outright "
                   "stops moving it.", ["kind"], multiprocess_mode="liveall")

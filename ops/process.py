@@ -10,9 +10,11 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import re
 import resource
 import threading
 import time
+from pathlib import Path
 
 from django.conf import settings
 
@@ -32,6 +34,33 @@ def resident_bytes() -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+_LIVE_FILE = re.compile(r"^gauge_live\w*_(\d+)\.db$")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:         # another user's: alive
+        return True
+    return True
+
+
+def sweep_dead() -> list[int]:
+    """Multiprocess mode: the per-process gauges of processes of this machine that are gone (killed
+    outright, so nothing marked them dead) stop counting. Their last heartbeat stays until then:
+    ``CardsProcessSilent`` fires for a process frozen or killed until the next sweep. The pids swept."""
+    folder = registry.multiprocess_dir()
+    if not folder:
+        return []
+    pids = {int(m.group(1)) for p in Path(folder).iterdir() if (m := _LIVE_FILE.match(p.name))}
+    dead = sorted(pid for pid in pids if not _alive(pid))
+    for pid in dead:
+        registry.mark_dead(pid)
+    return dead
 
 
 def sample(kind: str) -> None:
@@ -54,6 +83,7 @@ def start(kind: str) -> None:
         if pid in _started or settings.OPS_SAMPLE_SECONDS <= 0:
             return
         _started.add(pid)
+    metrics.STARTS.labels(kind).inc()
     sample(kind)
     atexit.register(registry.mark_dead, pid)
     threading.Thread(target=_keep_sampling, args=(kind, pid), name="ops-sample", daemon=True).start()
@@ -64,5 +94,7 @@ def _keep_sampling(kind: str, pid: int) -> None:
         time.sleep(settings.OPS_SAMPLE_SECONDS)
         try:
             sample(kind)
+            if kind == "web":       # one kind sweeps, so the sweeps are few
+                sweep_dead()
         except Exception:
             log.warning("ops: could not sample this process", exc_info=True)

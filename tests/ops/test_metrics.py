@@ -2,6 +2,8 @@
 (ops/scrape.py), in one process: a move counted once, on commit, by game and by who moved."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from prometheus_client import generate_latest
 
@@ -75,3 +77,21 @@ def test_the_scrape_reads_live_tables_by_game_and_the_queues(make_user, task_que
     assert 'cards_queue_depth{queue="analysis"}' in text
     assert "cards_pool_waiters 0.0" in text
     assert 'cards_ready{check="database"} 1.0' in text
+
+
+def test_a_process_killed_outright_stops_counting_at_the_next_sweep(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from ops import process
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    for pid in (gone.pid, os.getpid()):
+        (tmp_path / f"gauge_liveall_{pid}.db").write_bytes(b"")
+        (tmp_path / f"counter_{pid}.db").write_bytes(b"")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    assert process.sweep_dead() == [gone.pid]
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([f"counter_{gone.pid}.db", f"counter_{os.getpid()}.db",      # counters stay in the sums
+                           f"gauge_liveall_{os.getpid()}.db"])
