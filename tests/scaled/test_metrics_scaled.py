@@ -1,7 +1,8 @@
 """/metrics on a scaled site (prometheus-client's multiprocess mode): two web processes as the
 Procfile runs them, a Celery worker and beat sharing PROMETHEUS_MULTIPROC_DIR. Two people play
 over sockets on the two processes; each process answers /metrics with the whole site's numbers,
-and every move is counted once: not by the process that only relays it to its socket."""
+and every move is counted once: not by the process that only relays it to its socket. /healthz
+and /readyz answer on the real servers (Redis checked in this mode)."""
 import asyncio
 import json
 import random
@@ -117,9 +118,13 @@ def test_two_web_processes_count_each_move_once_and_answer_the_sites_sums(tmp_pa
                                                             while_open)).result()
         stored = manage_shell(env, ACTIONS % setup["table"])
         first, second = scrape(ports[0]), scrape(ports[1])
+        health = urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/healthz", timeout=30).read()
+        ready = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{ports[1]}/readyz", timeout=30).read())
     finally:
         procs.stop_all()
         shutil.rmtree(metrics_dir, ignore_errors=True)
+    assert health == b"ok\n"
+    assert ready == {"ready": True, "checks": {"database": "ok", "redis": "ok"}}
     assert acted == MOVES and stored == MOVES
     for samples in (first, second):             # either process answers for the whole site
         assert value(samples, "cards_moves_total", game="sixtysix", by="person") == MOVES
