@@ -2,7 +2,7 @@
 at hand (Debian does not package it): ``python -m tools.dashboard_snapshot``.
 
     python -m tools.dashboard_snapshot --prometheus http://127.0.0.1:9090 --minutes 15 \
-        --out docs/img/ops-dashboard.png
+        --out docs/img/ops-dashboard.png [--end EPOCH]
 
 Each panel of deploy/grafana/cards-dashboard.json keeps its title, place (gridPos) and queries;
 every query is asked of Prometheus's ``/api/v1/query_range`` over the last ``--minutes``, a time
@@ -101,9 +101,9 @@ def panel_html(prometheus: str, panel: dict, start: float, end: float, step: flo
     return f'<section style="{style}">{title}{svg}<div class="keys">{keys}</div></section>'
 
 
-def page(prometheus: str, minutes: float) -> str:
+def page(prometheus: str, minutes: float, end: float | None = None) -> str:
     dashboard = json.loads(DASHBOARD.read_text())
-    end = time.time()
+    end = time.time() if end is None else end
     start = end - minutes * 60
     step = max(5.0, minutes * 60 / 240)
     panels = "".join(panel_html(prometheus, p, start, end, step) for p in dashboard["panels"])
@@ -127,9 +127,10 @@ def main(argv=None) -> int:
     ap.add_argument("--prometheus", default="http://127.0.0.1:9090")
     ap.add_argument("--minutes", type=float, default=15)
     ap.add_argument("--out", default=str(ROOT / "docs" / "img" / "ops-dashboard.png"))
+    ap.add_argument("--end", type=float, help="the window's end (epoch seconds; default: now)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args(argv)
-    document = page(args.prometheus.rstrip("/"), args.minutes)
+    document = page(args.prometheus.rstrip("/"), args.minutes, args.end)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
