@@ -203,6 +203,9 @@ CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's consumer, made to survive the broker going away (config/worker.py).
 CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+# Workers and beat log through LOGGING as the web processes do (LOG_FORMAT=json included), not
+# through a root handler of Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05   # kombu's default is 1 s

@@ -115,3 +115,14 @@ def test_log_format_is_checked():
     done = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "LOG_FORMAT is text or json" in done.stderr
+
+
+def test_celery_workers_log_through_the_sites_handlers(logged):
+    from config.celery import app
+
+    _configure("json", logged)
+    handlers = logging.root.handlers[:]
+    app.log.setup_logging_subsystem(loglevel="INFO")
+    assert logging.root.handlers == handlers
+    logging.getLogger("games.tasks").warning("a task was late")
+    assert json.loads(logged.getvalue().splitlines()[-1])["message"] == "a task was late"
