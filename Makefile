@@ -42,8 +42,10 @@ run: demo
 	$(BIN)/python -m config.serve --host $(HOST) --port $(PORT)
 
 test: install
-	@# chromium for the browser tests, nginx for deploy/nginx.conf's (tests/scaled/test_proxy.py)
-	@test -x /usr/bin/chromium -a -x /usr/sbin/nginx || (apt-get update && apt-get install -y chromium nginx)
+	@# chromium for the browser tests, nginx for deploy/nginx.conf's (tests/scaled/test_proxy.py),
+	@# promtool (prometheus) and systemd-analyze (systemd) for deploy/'s (tests/ops/test_deploy.py)
+	@test -x /usr/bin/chromium -a -x /usr/sbin/nginx -a -x /usr/bin/promtool -a -x /usr/bin/systemd-analyze || \
+		(apt-get update && apt-get install -y --no-install-recommends chromium nginx prometheus systemd)
 	test -d node_modules/axe-core || npm ci --no-audit --no-fund
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PARALLEL) --durations=25

@@ -10,6 +10,7 @@ from config.routing import application as _routed  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import broadcast, shutdown  # noqa: E402
+from ops import process  # noqa: E402
 
 
 async def application(scope, receive, send):
@@ -18,6 +19,9 @@ async def application(scope, receive, send):
     # Sockets are closed with 4503 (reconnect) when the process is told to stop (games/shutdown.py).
     return await shutdown.serve(_routed, scope, receive, send)
 
+
+# This process's memory, heartbeat, sockets and loop lag, for /metrics (ops/process.py).
+process.start("web")
 
 if settings.EMBEDDED_WORKER:
     from config.embedded import start_embedded_celery

@@ -2,7 +2,8 @@
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import (beat_init, task_postrun, task_prerun, worker_init, worker_process_init,
+                            worker_process_shutdown)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,3 +21,27 @@ app.autodiscover_tasks()
 def _close_old_connections(**kwargs):
     from django.db import close_old_connections
     close_old_connections()
+
+
+# Each worker process (the main one, and each prefork child) and beat report their memory and
+# heartbeat for /metrics (ops/process.py); a child that ends marks its live gauges dead
+# (multiprocess mode). The embedded worker thread is its web process's.
+@worker_init.connect
+@worker_process_init.connect
+def _report_worker(**kwargs):
+    import sys
+
+    from ops import process
+    process.start("analysis" if "analysis" in sys.argv else "worker")
+
+
+@worker_process_shutdown.connect
+def _worker_gone(pid=None, **kwargs):
+    from ops import registry
+    registry.mark_dead(pid)
+
+
+@beat_init.connect
+def _report_beat(**kwargs):
+    from ops import process
+    process.start("beat")

@@ -6,6 +6,7 @@ DEBUG is off unless asked for (DEBUG=1): an error never shows a traceback or the
 The secret key: SECRET_KEY, or in embedded mode one generated per checkout (.secret_key, not in git);
 scaled mode runs several processes, perhaps on several machines, so it refuses to start without it.
 """
+import ipaddress
 import os
 import re
 import secrets
@@ -16,6 +17,8 @@ from urllib.parse import urlparse
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from ops.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -65,6 +68,7 @@ INSTALLED_APPS = [
     "puzzles",              # positions of finished deals to solve (docs/PUZZLES.md)
     "botapi",               # bot accounts' API: tokens on sockets, challenges (docs/BOTS.md)
     "pool",                 # quick pairing with people: a pool per game, variant and time control
+    "ops",                  # health, readiness, Prometheus metrics, JSON logs, the staff status page
 ]
 
 MIDDLEWARE = [
@@ -72,6 +76,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.csp.CSPMiddleware",         # Content-Security-Policy on every page (security headers below)
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "ops.context.request_context",      # the user of each log line (ops/logs.py; request id, table: ops/context.py)
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -198,6 +203,9 @@ CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's consumer, made to survive the broker going away (config/worker.py).
 CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+# Workers and beat log through LOGGING as the web processes do (LOG_FORMAT=json included), not
+# through a root handler of Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 if CELERY_BROKER_URL.startswith("memory://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05   # kombu's default is 1 s
@@ -386,13 +394,26 @@ HTTP_CONNECTIONS_TOTAL = env.int("HTTP_CONNECTIONS_TOTAL", default=4096)
 BOT_API_RATE = _rate("BOT_API_RATE", "60/m")
 BOT_CHALLENGE_SECONDS = env.int("BOT_CHALLENGE_SECONDS", default=60)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"celery": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
-}
+# LOG_FORMAT=json: one JSON object a line, with the table, user and request id (ops/logs.py);
+# every record at ERROR or above is also counted (cards_errors_total).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is text or json, not {LOG_FORMAT!r}.")
+LOGGING = logging_config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+
+# --- operations (ops/: docs/OPERATIONS.md, "Watching the site") ----------------------------------
+# /metrics answers this machine, these addresses or networks, and "Authorization: Bearer
+# <METRICS_TOKEN>"; anyone else gets 404.
+METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=[])
+for _network in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"METRICS_ALLOWED_IPS: {_network!r} is not an address or a network.") from None
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+READY_TIMEOUT_SECONDS = env.float("READY_TIMEOUT_SECONDS", default=2.0)
+OPS_SAMPLE_SECONDS = env.float("OPS_SAMPLE_SECONDS", default=5.0)      # each process's memory, heartbeat, lag
+BACKUP_DIR = env.str("BACKUP_DIR", default="")          # where backups are written: the last one's age
 
 # --- security headers ---------------------------------------------------------------------------
 # HTTPS=1 when the site is served over TLS (behind a proxy that sets X-Forwarded-Proto): secure

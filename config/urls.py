@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
+    path("", include("ops.urls")),
     path("", include("games.urls")),
 ]

@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, shutdown,
-               socket_base, socket_guard, socket_hooks, stages, thinking)
+               signals, socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import BEHIND, TableHub
@@ -229,6 +229,8 @@ class TableConsumer(ThinConsumer):
         started = time.monotonic()
         sent, error = await self.apply_and_publish(data)
         took = time.monotonic() - started
+        if kind == "action" and error is None:
+            signals.move_answered.send(sender=Table, seconds=took)
         if took > SLOW_SECONDS:
             log.warning("table %s: a %s message took %.1f s to apply and send (%d messages)",
                         self.table_id, kind if isinstance(kind, str) else "bad", took, len(sent))
@@ -272,6 +274,7 @@ class TableConsumer(ThinConsumer):
         return sent, None
 
     def _error(self, err: ServiceError) -> dict:
+        signals.refused.send(sender=ServiceError, code=err.code)
         version = err.version
         if version is None:
             version = Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()

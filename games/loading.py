@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import prepared, spectator_view
+from games import log_context, prepared, spectator_view
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
@@ -229,7 +229,7 @@ def locked(table_id: int) -> Iterator[Live]:
     sent with its COMMIT in one round trip (games/prepared.py). After the commit, and after the
     messages built from the Live on commit, the Live goes back to the cache for the table's next
     change."""
-    with transaction.atomic():
+    with log_context.about_table(table_id), transaction.atomic():
         live = _lock(table_id)
         yield live
         transaction.on_commit(lambda: _keep(table_id, live))

@@ -26,6 +26,7 @@ class LoopWatch:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.beat_at = time.monotonic()
         self.stalls = 0
+        self.lag = 0.0      # seconds the last beat came after its time (ops/ reports it)
 
     def keep_watching(self) -> None:
         """Watch the running loop (once per loop; LOOP_STALL_SECONDS 0: never)."""
@@ -39,7 +40,9 @@ class LoopWatch:
         threading.Thread(target=self._watch, args=(loop,), name="loop-watch", daemon=True).start()
 
     def _beat(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.beat_at = time.monotonic()
+        now = time.monotonic()
+        self.lag = max(0.0, now - self.beat_at - BEAT_SECONDS) if self.loop is loop else 0.0
+        self.beat_at = now
         loop.call_later(BEAT_SECONDS, self._beat, loop)
 
     def _watch(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -17,6 +17,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
@@ -360,6 +361,8 @@ def _commit_action(live: Live, seat: int, action: dict, now: datetime, extra_eve
     clocks.run(live, now)
     _bump(live, now)
     _broadcast(live, events, now, lobby=lobby)
+    transaction.on_commit(partial(signals.move_committed.send, sender=Table, game=live.table.game,
+                                  by="bot" if live.seats[seat].is_bot else "person"))
 
 
 def final_ranks(engine_ranks: list[int], timed_out: list[int]) -> list[int]:

@@ -112,6 +112,11 @@ def has_sockets() -> bool:
     return bool(_sockets)
 
 
+def open_sockets() -> int:
+    """How many websockets this process serves now."""
+    return len(_sockets)
+
+
 def keeps_records() -> bool:
     """Whether a closing socket keeps its presence record: the process is going away."""
     return GOING_AWAY.is_set()

@@ -21,3 +21,14 @@ chat_hidden = Signal()
 # ``match``, ``seat`` (index) and ``deal`` (games.models.Deal in play, or None): the seat's moves
 # from then on are the bot's (the post-match analysis leaves them out).
 seat_taken_over = Signal()
+
+# What a process measures of itself (ops/ counts them for Prometheus); sent outside any transaction,
+# so a receiver never delays a commit. ``move_committed``: a move committed, with ``game`` and ``by``
+# ("person" or "bot"). ``move_answered``: a person's move over a table socket, from the frame's
+# receipt until its commit's messages were handed on, with ``seconds``. ``refused``: a socket
+# answered an error, with its ``code``. ``bot_thought``: a searching bot chose, with ``level``,
+# ``seconds`` (thinking) and ``late`` (seconds its search started after the move was due).
+move_committed = Signal()
+move_answered = Signal()
+refused = Signal()
+bot_thought = Signal()

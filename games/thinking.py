@@ -32,7 +32,7 @@ from typing import Callable
 
 from django.conf import settings
 
-from games import bots
+from games import bots, signals
 from games.bots import levels, strong
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,8 @@ def _search(level: str, view: dict, due: float) -> Searched:
 def _logged(level: str, found: Searched, pooled: bool) -> dict:
     log.info("bot %s: %.0f ms late, thought %.0f ms (budget %d ms)%s", level, found.late_ms, found.thought_ms,
              found.budget_ms, " in the pool" if pooled else "")
+    signals.bot_thought.send(sender=Searched, level=level, seconds=found.thought_ms / 1000,
+                             late=max(0.0, found.late_ms) / 1000)
     return found.action
 
 

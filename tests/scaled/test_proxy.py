@@ -30,7 +30,8 @@ class _Backend(BaseHTTPRequestHandler):
             self.server.arrived.release()
             self.server.release.wait(60)
         body = json.dumps({"backend": self.server.name, "headers": dict(self.headers)}).encode()
-        self.send_response(200)
+        # web1 is not ready (its database does not answer, say): its /readyz says 503.
+        self.send_response(503 if self.path == "/readyz" and self.server.name == "web1" else 200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -62,8 +63,8 @@ def proxy(tmp_path: Path, backends):
     conf = re.sub(r"client_header_timeout \d+s;", f"client_header_timeout {HEADER_SECONDS}s;", conf)
     conf = re.sub(r"limit_conn cards_per_address \d+;", f"limit_conn cards_per_address {PER_ADDRESS};", conf)
     # This file's two upstream servers and its port, pointed at the stand-ins.
-    upstreams = iter(f"server 127.0.0.1:{b.server_address[1]};" for b in backends)
-    conf = re.sub(r"server 127\.0\.0\.1:\d+;", lambda _m: next(upstreams), conf)
+    upstreams = iter(f"server 127.0.0.1:{b.server_address[1]}" for b in backends)
+    conf = re.sub(r"server 127\.0\.0\.1:\d+", lambda _m: next(upstreams), conf)
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
     (tmp_path / "site.conf").write_text(conf)
     (tmp_path / "nginx.conf").write_text(f"""
@@ -186,3 +187,13 @@ def test_one_address_cannot_have_more_requests_in_progress_than_its_share(proxy,
         for b in backends:
             b.release.set()
         pool.shutdown()
+
+
+def test_readyz_through_the_proxy_asks_the_next_process_when_one_is_not_ready(proxy):
+    answered = {_get(proxy, "/readyz")["backend"] for _ in range(20)}
+    assert answered == {"web2"}
+
+
+def test_every_request_carries_a_request_id_of_the_proxys_for_the_logs(proxy):
+    ids = {_get(proxy, "/", {"X-Request-ID": "forged"})["headers"]["X-Request-ID"] for _ in range(5)}
+    assert len(ids) == 5 and "forged" not in ids
