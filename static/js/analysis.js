@@ -100,6 +100,9 @@
     table.appendChild(body);
     // On a narrow screen the table scrolls sideways in its box; its headings break between words only.
     var scroll = el("div", "analysis-table-scroll");
+    scroll.tabIndex = 0;                              // a box that scrolls is reached by keyboard too
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", caption);
     scroll.appendChild(table);
     return scroll;
   }

@@ -102,7 +102,7 @@ def wait_finished(server, match_id, timeout=300):
 
 def open_verify_from_the_match_page(page, server, match_id, number):
     page.goto(f"{server.url}/match/{match_id}/")
-    page.locator(f'tr[data-deal="{number}"] a.verify-link').click()
+    page.locator(f'tr[data-deal="{number}"] a.verify-link:visible').click()   # a phone's sits under the number
     page.wait_for_url(re.compile(rf"/match/{match_id}/verify/#deal-{number}$"))
     page.wait_for_function("() => document.getElementById('verify').dataset.state !== 'running'")
 

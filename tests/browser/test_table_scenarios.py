@@ -29,6 +29,7 @@ def test_it_exchanges_closes_and_declares_66_with_a_marriage_in_santase(server, 
     page.locator("#hand [data-card='KC']").wait_for()
     assert page.locator("#hand [data-card='9C']").count() == 0
     page.click("[data-action=close]")
+    page.click("[data-action=confirm-close]")       # closing is irreversible: the table asks first
     page.locator(".closed-note").wait_for()
     assert page.locator("[data-action=close]").count() == 0
     page.click("#hand [data-card='QC']")                 # several ways to lead it: the choice bar

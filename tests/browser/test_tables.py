@@ -209,7 +209,8 @@ def test_it_plays_a_hearts_deal_with_a_pass_and_survives_a_reload(server, new_pa
 
     play_until(page, "hearts", ".result-panel", timeout=90)
     panel = page.locator(".result-panel").first
-    assert panel.locator("table").count() == 1
+    assert panel.locator("table.result-table").count() == 1          # the scores,
+    assert panel.locator("table[data-breakdown]").count() == 1       # and each seat's points part by part
     page.screenshot(path=str(artifacts / "hearts-result.png"))
     assert server.state(table_id)["status"] in ("between_deals", "playing", "finished")
     assert not page.js_errors, page.js_errors
