@@ -25,6 +25,12 @@ def test_only_staff_see_it(client, make_user):
     client.force_login(make_user("ala"))
     assert client.get("/staff/status/").status_code == 404
     assert client.get("/staff/status.json").status_code == 404
+    assert "/staff/status/" not in client.get("/").content.decode()         # no link to it either
+
+
+def test_staff_find_it_in_the_menu(client, make_user):
+    client.force_login(make_user("op", is_staff=True))
+    assert 'href="/staff/status/"' in client.get("/").content.decode()
 
 
 def test_staff_see_readiness_tables_processes_and_moves(client, make_user, task_queue, settings, tmp_path):
