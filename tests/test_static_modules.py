@@ -69,19 +69,19 @@ def test_every_page_script_is_a_module():
 
 
 # Helpers that live once, in static/js/lib/: a page script imports them rather than writing its own.
-SHARED = [
-    ("el", re.compile(r"function el\(|\bel\s*=\s*(?:function|\()")),
-    ("fmt", re.compile(r"replace\(/\\\{\(\\w\+\)\\\}/g")),
-    ("reconnect-with-backoff", re.compile(r"Math\.pow\(2|\*\s*2\s*,\s*\d{4,}\)")),
-    ("the seat renderer", re.compile(r"replay-(?:slot|hand|name)\b")),
-    ("the card's text", re.compile(r"rankLabel\([^)]*\)\s*\+\s*[\w.]*SUIT")),
-]
+SHARED = {
+    "el": re.compile(r"function el\(|\bel\s*=\s*(?:function|\()"),
+    "fmt": re.compile(r"replace\(/\\\{\(\\w\+\)\\\}/g"),
+    "reconnect-with-backoff": re.compile(r"Math\.pow\(2|\*\s*2\s*,\s*\d{4,}\)"),
+    "the seat renderer": re.compile(r"replay-(?:slot|hand|name)\b"),
+    "the card's text": re.compile(r"rankLabel\([^)]*\)\s*\+\s*[\w.]*SUIT"),
+}
 
 
 def test_the_shared_helpers_are_written_once():
-    written = {name: [] for name, _ in SHARED}
+    written = {name: [] for name in SHARED}
     for path in sorted((ROOT / "static/js").rglob("*.js")):
-        for name, pattern in SHARED:
+        for name, pattern in SHARED.items():
             if pattern.search(path.read_text()):
                 written[name].append(path.relative_to(ROOT / "static/js").as_posix())
     assert all(len(places) == 1 and places[0].startswith("lib/") for places in written.values()), written
