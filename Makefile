@@ -11,8 +11,7 @@ PORT ?= 8000
 WORKERS ?= 3
 # Python may cache compiled modules (and pytest its assertion-rewritten tests): a machine that
 # forbids it (PYTHONDONTWRITEBYTECODE, set on ours) recompiles the project in every process the
-# tests start, every xdist worker, server, shell and bench. Measured 2026-11-29: collecting the
-# inner loop 8.4 s -> 4.2 s per process, `make test-fast` 131 s -> 121 s.
+# tests start, every xdist worker, server, shell and bench (the figures: docs/TESTING.md).
 unexport PYTHONDONTWRITEBYTECODE
 # A worker that crashes (a segfault seen once in the interpreter) ends the run as a failure: when
 # xdist replaced one, its scheduler never handed out the rest and the run hung.
