@@ -7,13 +7,11 @@ PORT ?= 8000
 # pytest-xdist: tests/conftest.py groups the tests that share a server or the shared PostgreSQL and
 # Redis onto one worker each (--dist loadgroup), in the order it sorts them in. Three workers on two
 # cores: the whole suite spends half its time waiting on servers, sockets and pages, and a third
-# worker fills that (2026-11-28, same tree, same machine: 8:27 with two, 7:07 with three; test-fast
-# 70 s and 64 s).
+# worker fills that (the figures: docs/TESTING.md).
 WORKERS ?= 3
 # Python may cache compiled modules (and pytest its assertion-rewritten tests): a machine that
 # forbids it (PYTHONDONTWRITEBYTECODE, set on ours) recompiles the project in every process the
-# tests start, every xdist worker, server, shell and bench. Measured 2026-11-29: collecting the
-# inner loop 8.4 s -> 4.2 s per process, `make test-fast` 131 s -> 121 s.
+# tests start, every xdist worker, server, shell and bench (the figures: docs/TESTING.md).
 unexport PYTHONDONTWRITEBYTECODE
 # A worker that crashes (a segfault seen once in the interpreter) ends the run as a failure: when
 # xdist replaced one, its scheduler never handed out the rest and the run hung.

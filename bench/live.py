@@ -566,8 +566,8 @@ def read_analyses(window_epoch: tuple[float, float], wait: float, env: dict, log
 
 def run_loop(args):
     """The load generator stands for hundreds of clients on other machines, so its own CPU and
-    loop lag are measurement error here: it runs on uvloop (in scaled runs of 2026-11-21: 18-20%
-    CPU instead of 22%, loop lag p50 0.3-0.5 ms instead of 0.8)."""
+    loop lag are measurement error here: it runs on uvloop, which spends less of both than the
+    stock loop (docs/SCALING.md, "The load generator's own loop")."""
     if args.stock_loop:
         return asyncio.run
     import uvloop

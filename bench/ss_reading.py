@@ -22,11 +22,8 @@ that reading is worth anything:
   weight): what the tree search (``ss_ismcts``) was measured with.
 
 The measure: on held-out deals, at each decision with his earlier plays to read, how many cards
-of his real hand an average draw holds, uniform and weighted (``overlap``). Measured 2026-11-28
-(docs/BOTS.md, 1,000 deals of the strong bot): the model names the card played 49% of the time
-(log-likelihood -1.21 a decision, a uniform choice's -1.79), and a draw holds 2.78 cards of his
-real hand uniform, 2.84 weighted; the tree with the weighted draws won 49.3% of 1,000 deals
-against itself without them.
+of his real hand an average draw holds, uniform and weighted (``overlap``). The figures and what
+they decided are in docs/BOTS.md ("What the hidden cards are worth").
 """
 from __future__ import annotations
 

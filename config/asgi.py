@@ -33,7 +33,6 @@ if settings.EMBEDDED_WORKER:
 # collection runs every GC_FULL_SECONDS instead (games/collector.py: the soaks' memory creep).
 gc.set_threshold(50000, 20, 100)
 # What start-up built lives as long as the process: out of the collector's sight, a full
-# collection walks only what came after (81k objects instead of 190k at 200 tables: 65-108 ms
-# instead of 88-189 ms, measured with a gc.callbacks probe in bench/live.py --mode scaled).
+# collection walks only what came after (the figures: docs/SCALING.md, "Lessons").
 gc.collect()
 gc.freeze()

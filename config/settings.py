@@ -284,10 +284,9 @@ GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
 # long, so players who reconnect to another process meanwhile never turn away (games/shutdown.py).
 GAMES_RESTART_GRACE_SECONDS = env.float("RESTART_GRACE_SECONDS", default=10.0)
 # Threads per web process for socket work off the event loop (games/consumers.py). On PostgreSQL
-# a move's call spends most of its time waiting (its round trips, the GIL: 1 ms of CPU in 6-8 ms at
-# 600 tables), so moves queued for 4 threads: 8 cut the p99 at 600 scaled tables from 510-954 ms
-# to 148-294 ms, three interleaved rounds (bench/live.py --stages, docs/SCALING.md). Each thread
-# keeps a database connection.
+# a move's call spends most of its time waiting (its round trips, the GIL), so more threads than
+# cores keep moves from queueing (the figures: docs/SCALING.md). Each thread keeps a database
+# connection.
 GAMES_DB_THREADS = env.int("DB_THREADS", default=8 if DATABASE_URL else 1)
 # Per game, a public table of bots playing (to watch) and one waiting for a player (games/showcase.py).
 SHOWCASE = env.bool("SHOWCASE", default=True)

@@ -1,5 +1,5 @@
-"""The collected static files: hashed names (cached for ever), compressed copies, and the table
-client's ES module imports rewritten to the hashed names too (``import ... from "./x.js";``), so a
+"""The collected static files: hashed names (cached for ever), compressed copies, and the page
+scripts' ES module imports rewritten to the hashed names too (``import ... from "./x.js";``), so a
 module and what it imports always come from the same collection."""
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 

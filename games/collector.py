@@ -5,10 +5,8 @@ config/asgi.py raises the young generation's threshold (50000) and freezes what 
 young collections are rare and short. But the older generations are then almost never collected:
 a generation-2 collection waits for 100 generation-1 collections, each waiting for 20 young ones.
 Objects that live in reference cycles for a while (alive at a young collection, so promoted) and
-die later stay until then: each web process grew 1.4-2.1 MB a minute in every soak, never
-levelling off, while its live Python objects (counted after a full collection) did not grow.
-A full collection on a schedule frees them; with start-up frozen it walks only what came after
-(about 0.1-0.4 s on the loaded 2-core machine at 60 tables), once a minute, on the server's loop.
+die later would stay until then, and a web process's memory would creep. A full collection on a
+schedule frees them; with start-up frozen it walks only what came after.
 """
 from __future__ import annotations
 

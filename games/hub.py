@@ -1,10 +1,8 @@
 """A process's table sockets take a move's messages from one subscription per table.
 
-A committed move used to be one layer message per listening seat's group: one Redis PUBLISH
-each, one subscription each per process, and, for each socket, a message deserialised, queued,
-awaited by its own receive task and dispatched by Channels (``await_many_dispatch``: an ``asyncio.wait`` per message). At a few hundred moves a
-second that per-socket machinery, not the game, was most of a web process's CPU
-(docs/SCALING.md). Now:
+One message per table rather than one per seat's group, because at a few hundred moves a second
+the per-socket machinery of Channels (a subscription, a receive task and a dispatch for each
+socket's message) would cost a web process more CPU than the game (docs/SCALING.md, "The fan-out: done"):
 
 * ``bundle`` (called by games/broadcast.py on every send) folds a commit's messages addressed to
   one table's seats (``ToSeat``, games/addresses.py) into one message to the table's group

@@ -48,8 +48,8 @@ def _refusal(reason: str, seconds: float, code: str = RATE_LIMITED) -> ServiceEr
 
 # --- tables per user ----------------------------------------------------------------------------
 def _table_usage(user, increment: bool) -> dict | None:
-    """django-ratelimit's count of ``user``'s new tables (the key the lobby's ``key="user"`` made,
-    so counts from before this module kept them carry on); None: no limit, or the cache failed."""
+    """django-ratelimit's count of ``user``'s new tables (the key the lobby's ``key="user"`` makes,
+    so the counts already in the cache carry on); None: no limit, or the cache failed."""
     rate = settings.TABLE_CREATE_RATE
     if not rate:
         return None

@@ -44,9 +44,9 @@ class LiveCache(Generic[T]):
     entries go first beyond ``size``, and any entry not stored again within ``idle_seconds``.
 
     The idle limit is what bounds a web process's memory: a table whose match another process
-    finished (or that went quiet) is never changed here again, and kept until the size limit it
-    grew each web process by about 2 MB a minute in the 200-table soak (bench/soak.py), with
-    rematches making new tables all the time. A table that is only slow reads itself back."""
+    finished (or that went quiet) is never changed here again, and, with rematches making new
+    tables all the time, keeping it until the size limit would grow the process for hours
+    (docs/SCALING.md, "What the move path keeps and why"). A slow table reads itself back."""
 
     def __init__(self, size: int = 5000, idle_seconds: float = 120.0, clock=time.monotonic):
         self.size = size
@@ -240,7 +240,8 @@ def locked(table_id: int) -> Iterator[Live]:
 def _keep(table_id: int, live: Live) -> None:
     """Keep a table for its next change, unless its match is over: a finished table rarely changes
     again (a rematch offer) and reads itself back in a few queries, while keeping every finished
-    table grew each web process by about 5 MB a minute in the 200-table soak (bench/soak.py)."""
+    table would grow each web process all the time (docs/SCALING.md, "What the move path keeps
+    and why")."""
     if live.table.status == Table.Status.FINISHED:
         _live.forget(table_id)
     else:

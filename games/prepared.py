@@ -1,8 +1,8 @@
 """The move path's few queries, compiled by Django once per thread and database, then re-run.
 
 Django compiles a queryset's SQL anew on every evaluation and every ``save``: on a move that
-compiling, not the database, was most of the service's time (bench/service.py: 9 statements,
-about 4 ms of Python on SQLite). The statements a move runs never change shape, only their
+compiling, not the database, would be most of the service's time (docs/SCALING.md, "What the
+move path keeps and why"). The statements a move runs never change shape, only their
 parameters, so each is compiled once by Django itself (quoting, ``FOR UPDATE`` where the database
 has it, field adaptation) and its rows are turned into model instances by Django's own converters.
 On PostgreSQL they run as server-side prepared statements when the connection allows them

@@ -3,13 +3,12 @@
 - **Joins and leaves per account.** Each ``join`` or ``leave`` a logged-in player sends counts
   against POOL_CHANGE_RATE (django-ratelimit's counter in the shared cache, as the chat's);
   over it, the socket is answered ``rate_limited`` with a reason and the wait.
-- **Counts at most once a second.** Every change of who waits used to send every pool socket
-  (each home page and lobby) the counts, each time after a query. Now the first change in a
+- **Counts at most once a second.** The counts go to every pool socket (each home page and
+  lobby), each after a query, so not on every change of who waits: the first change in a
   window of POOL_COUNTS_SECONDS sends them; the later ones in that window are marked held, and
   beat's pool round (every POOL_SWEEP_SECONDS) sends them, read afresh, once the next window
   has begun. The window is claimed with one atomic ``add`` in the shared cache, so every web
-  process and worker together send at most one per window. A broken cache sends every change,
-  as before.
+  process and worker together send at most one per window. A broken cache sends every change.
 """
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ def match(request, match_id):
     })
 
 
-SUIT_ORDER = "SHCD"         # alternating colours, as the table's hand shows them (static/js/cards.js)
+SUIT_ORDER = "SHCD"         # alternating colours, as the table's hand shows them (static/js/lib/cards.js)
 
 
 def _last_public_hands(m: Match, rows: list[dict], names: dict) -> dict | None:

@@ -158,11 +158,9 @@ def _kind_of_directory(item) -> str | None:
     return KIND_BY_DIRECTORY.get(parts[0]) if len(parts) > 1 else None
 
 
-# The browser modules' worker-seconds in a whole run (`--junitxml`, 2026-11-29, reduced motion),
-# longest first: the units are handed out in this order, so the last ones to start are short and
-# the workers end together (alphabetical order ended one worker with the pages' 128 s while the
-# other waited). The other kinds keep the order they are collected in: handed out longest first
-# too, they made the inner loop no faster (2026-11-29).
+# The browser modules' worker-seconds in a whole run (`--junitxml`, reduced motion), longest
+# first: the units are handed out in this order, so the last ones to start are short and the
+# workers end together. The other kinds keep the order they are collected in (docs/TESTING.md).
 BROWSER_COST = {"test_pages": 128, "test_fair": 95, "test_table_newcomer": 90, "test_tables": 87,
                 "test_tournaments": 81, "test_accessibility": 75, "test_arena": 66, "test_table_modules": 60,
                 "test_pool": 50, "test_csp": 46, "test_table_feel": 45, "test_leavers": 40,

@@ -6,7 +6,7 @@ templates and the browser clients read the engine's description instead (``GameR
 ``sixtysix=`` (a keyword, ``dict(sixtysix=...)``).
 
 Left out on purpose: ``games/engine/`` (the rules themselves), ``games/bots/`` (each bot plays one
-game), migrations (history), ``static/js/cards.js`` (it only picks a rank order for drawing a
+game), migrations (history), ``static/js/lib/cards.js`` (it only picks a rank order for drawing a
 hand) and ``static/js/verify.js`` (the provably fair deal check: on purpose a second
 implementation of each game's deck and deal order, so that it does not trust the server's).
 """
@@ -93,7 +93,7 @@ def test_it_looks_where_it_should():
             "templates/base.html", "templates/games/_table_i18n.html"} <= names
     for app in ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config"):
         assert any(n.startswith(app + "/") for n in names), app
-    assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/cards.js" for n in names)
+    assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/lib/cards.js" for n in names)
 
 
 # What the rule was written against: lines of the code before the engine described the games.

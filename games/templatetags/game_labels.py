@@ -88,7 +88,7 @@ def _initials_of(name: str) -> str:
 
 @register.filter
 def card(code):
-    """``{{ "TH"|card }}``: a face-up card drawn as the table draws it (static/js/cards.js face),
+    """``{{ "TH"|card }}``: a face-up card drawn as the table draws it (static/js/lib/cards.js face),
     its letter the reader's (games/card_letters.py)."""
     rank, suit = rank_label(code), code[1]
     colour = "red" if suit in "HD" else "black"
@@ -112,5 +112,5 @@ def local_time(when):
 @register.simple_tag
 def rank_letters():
     """The reader's letters of jack, queen, king and ace ("B D K A"): base.html's meta for the
-    cards' scripts (static/js/cards.js, analysis.js)."""
+    cards' scripts (static/js/lib/cards.js, analysis.js)."""
     return " ".join(card_letters.rank_letters().values())

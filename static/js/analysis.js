@@ -6,34 +6,21 @@
  * verdict on the move the replay viewer (static/js/replay.js) is showing, each option's expected
  * result with the best marked; it follows the viewer through #replay's data-step attribute.
  */
-(function () {
-  "use strict";
+import { cardText as card } from "./lib/cards.js";
+import { el } from "./lib/dom.js";
+import { fmt } from "./lib/fmt.js";
 
+(function () {
   var root = document.getElementById("analysis");
   if (!root) return;
   var T = JSON.parse(document.getElementById("analysis-i18n").textContent);
   var url = root.getAttribute("data-url");
   var dealNumber = root.hasAttribute("data-deal") ? Number(root.getAttribute("data-deal")) : null;
   var POLL_MS = 1500;
-  var SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var LABELS = ["inaccuracies", "mistakes", "blunders"];
   var seats = [];
   var result = null;
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-  function fmt(s, args) {
-    return s.replace(/\{(\w+)\}/g, function (m, k) { return args[k] !== undefined ? args[k] : m; });
-  }
-  // The reader's letters of jack, queen, king, ace (<meta name="card-letters">, games/card_letters.py).
-  var lettersMeta = document.querySelector("meta[name=card-letters]");
-  var LETTERS = ((lettersMeta && lettersMeta.getAttribute("content")) || "J Q K A").split(" ");
-  function rank(r) { var i = "JQKA".indexOf(r); return r === "T" ? "10" : i >= 0 && LETTERS[i] ? LETTERS[i] : r; }
-  function card(code) { return rank(code.charAt(0)) + SUIT[code.charAt(1)]; }
   function num(x) { return (Math.round(x * 100) / 100).toFixed(2); }
   function signed(x) { return (x > 0 ? "+" : "") + num(x); }
   function seatName(seat) { return seats[seat] || String(seat + 1); }

@@ -1,7 +1,6 @@
 /* The challenge page (templates/botapi/challenge.html): follows the challenge until the bot answers
    or it expires, then shows the answer, and goes to the table when the bot accepted. */
 (function () {
-  "use strict";
   var box = document.getElementById("challenge");
   if (!box || box.getAttribute("data-status") !== "pending") return;
   var url = box.getAttribute("data-status-url");

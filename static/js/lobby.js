@@ -1,8 +1,10 @@
 /* The lobby of one game: the live table list from /ws/lobby/<game>/ and the create-table form.
  * Strings come from the translated JSON dictionary #lobby-i18n. */
-(function () {
-  "use strict";
+import { el } from "./lib/dom.js";
+import { fmt } from "./lib/fmt.js";
+import { reconnectDelay } from "./lib/reconnect.js";
 
+(function () {
   function readJSON(id) {
     var node = document.getElementById(id);
     if (!node) return null;
@@ -11,14 +13,7 @@
   var I18N = readJSON("lobby-i18n") || {};
   function t(key, params) {
     var s = I18N[key] !== undefined ? I18N[key] : key;
-    if (params) s = s.replace(/\{(\w+)\}/g, function (m, k) { return params[k] !== undefined ? params[k] : m; });
-    return s;
-  }
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = text;
-    return n;
+    return fmt(s, params);
   }
 
   var app = document.getElementById("lobby-app");
@@ -157,7 +152,7 @@
     };
     ws.onclose = function () {
       setConn("lost");
-      setTimeout(connect, Math.min(15000, 500 * Math.pow(2, retry++)));
+      setTimeout(connect, reconnectDelay(retry++));
     };
   }
   connect();

@@ -1,7 +1,6 @@
 /* The staff status page (templates/ops/status.html): every 5 seconds, the server's fresh reading
    of the numbers, rendered by it in the reader's language, replaces the page's body. */
 (function () {
-  "use strict";
   var box = document.getElementById("ops-status");
   if (!box) return;
   var url = box.getAttribute("data-status-url");

@@ -2,9 +2,10 @@
  * /ws/pool/, for the live counts of people waiting per pool, joining and leaving a pool, the bot
  * offered after a wait (the player chooses), and the table once paired (docs/PROTOCOL.md, "Pool").
  * Strings come from the translated JSON dictionary #pool-i18n. */
-(function () {
-  "use strict";
+import { fmt } from "./lib/fmt.js";
+import { reconnectDelay } from "./lib/reconnect.js";
 
+(function () {
   var panels = Array.prototype.slice.call(document.querySelectorAll("[data-pool-game]"));
   if (!panels.length) return;
 
@@ -12,8 +13,7 @@
   try { I18N = JSON.parse(document.getElementById("pool-i18n").textContent); } catch (e) { /* keys then */ }
   function t(key, params) {
     var s = I18N[key] !== undefined ? I18N[key] : key;
-    if (params) s = s.replace(/\{(\w+)\}/g, function (m, k) { return params[k] !== undefined ? params[k] : m; });
-    return s;
+    return fmt(s, params);
   }
   function panelOf(poolKey) {
     var game = String(poolKey || "").split("/")[0];
@@ -26,7 +26,7 @@
     return item ? item.textContent : poolKey;
   }
 
-  var sock = null, retry = 500, lastPanel = null;
+  var sock = null, retry = 0, lastPanel = null;
   var waiting = null;         // {pool, since (ms, this page's clock), panel}
   var ticker = null;
 
@@ -110,7 +110,7 @@
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     sock = new WebSocket(scheme + window.location.host + "/ws/pool/");
-    sock.onopen = function () { retry = 500; };
+    sock.onopen = function () { retry = 0; };
     sock.onmessage = function (e) {
       var msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
@@ -120,8 +120,7 @@
       // The place in a pool is held by this socket: closed, it is gone (pool/consumers.py).
       if (waiting) stopWaiting(t("lost"));
       if (e.code === 4429 || e.code === 4403 || e.code === 4404) return;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
+      setTimeout(connect, reconnectDelay(retry++));
     };
   }
 

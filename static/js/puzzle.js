@@ -4,23 +4,20 @@
  * back is drawn. This script knows no rules. Data: #puzzle-data {id, game, seat, seats, can_play,
  * rates, teams, attempt: {status, board: {view, hands, to_act, legal}, solution?, source?, rating?}};
  * strings: #puzzle-i18n. */
-(function () {
-  "use strict";
+import * as Cards from "./lib/cards.js";
+import { el } from "./lib/dom.js";
+import { fmt } from "./lib/fmt.js";
+import { POSITIONS, drawSeat, hideSeats, seatBox, seatLine, trickCard } from "./lib/seats.js";
 
+(function () {
   var root = document.getElementById("puzzle");
   if (!root) return;
   var data = JSON.parse(document.getElementById("puzzle-data").textContent);
   var T = JSON.parse(document.getElementById("puzzle-i18n").textContent);
-  var C = window.Cards;
-  var el = C.el;
-  var POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
   var attempt = data.attempt;
   var busy = false;
 
-  function fmt(s, args) {
-    return s.replace(/\{(\w+)\}/g, function (m, k) { return args[k] !== undefined ? args[k] : m; });
-  }
-  function cardText(code) { return C.rankLabel(code) + C.SUIT_SYMBOL[C.suitOf(code)]; }
+  var cardText = Cards.cardText;
   function posOf(seat) { return POSITIONS[data.seats][(seat - data.seat + data.seats) % data.seats]; }
   function nameOf(seat) {
     var pos = posOf(seat);
@@ -39,15 +36,6 @@
     return input ? input.value : "";
   }
 
-  function seatLine(seat, v) {
-    var parts = [];
-    if (v.tricks_won) parts.push(T.tricks + ": " + v.tricks_won[seat]);
-    if (v.points_taken) parts.push(T.points + ": " + v.points_taken[seat]);
-    if (v.points) parts.push(T.points + ": " + v.points[seat]);
-    if (v.bids && v.bids[seat] !== null && v.bids[seat] !== undefined) parts.push(T.bid + ": " + v.bids[seat]);
-    return parts.join(" · ");
-  }
-
   function legalPlay(code) {
     var legal = attempt.board.legal || [];
     for (var i = 0; i < legal.length; i++) {
@@ -60,33 +48,24 @@
     var v = board.view;
     var myTurn = attempt.status !== "solved" && attempt.status !== "failed" && data.can_play &&
       board.to_act === data.seat;
-    root.querySelectorAll(".replay-seat").forEach(function (box) { box.hidden = true; });
+    hideSeats(root);
     board.hands.forEach(function (hand, seat) {
-      var box = root.querySelector(".replay-seat[data-pos=" + posOf(seat) + "]");
-      box.hidden = false;
-      box.textContent = "";
-      box.classList.toggle("acting", board.to_act === seat);
-      box.setAttribute("data-seat", seat);
-      var head = el("div", "replay-name");
-      head.appendChild(el("strong", null, nameOf(seat)));
-      box.appendChild(head);
-      var line = seatLine(seat, v);
+      var line = seatLine(seat, v, T);
       if (board.card_points) line = (line ? line + " · " : "") + T.points + ": " + board.card_points[seat];
-      box.appendChild(el("div", "replay-line muted", line));
-      var cards = el("div", "replay-hand");
-      cards.setAttribute("data-hand", seat);
-      C.sortHand(hand || [], data.game).forEach(function (code) {
-        var mine = seat === data.seat && myTurn;
-        var card = C.face(code, mine ? "button" : "div");
-        if (mine) {
-          // Every card of the hand may be tried: the server says why an illegal one is refused.
-          card.classList.add(legalPlay(code) ? "legal" : "not-legal");
-          card.setAttribute("aria-label", fmt(T.play_card, { c: cardText(code) }));
-          card.addEventListener("click", function () { play(code); });
+      var mine = seat === data.seat && myTurn;
+      var box = drawSeat(seatBox(root, posOf(seat)), {
+        seat: seat, name: nameOf(seat), acting: board.to_act === seat, line: line, hand: hand, game: data.game,
+        card: function (code) {
+          var card = Cards.face(code, mine ? "button" : "div");
+          if (mine) {
+            // Every card of the hand may be tried: the server says why an illegal one is refused.
+            card.classList.add(legalPlay(code) ? "legal" : "not-legal");
+            card.setAttribute("aria-label", fmt(T.play_card, { c: cardText(code) }));
+            card.addEventListener("click", function () { play(code); });
+          }
+          return card;
         }
-        cards.appendChild(card);
       });
-      box.appendChild(cards);
       if (seat === data.seat && myTurn) {
         // A Sixty-six claim is a play too (the solver judges it like a card).
         (board.legal || []).filter(function (a) { return a.type === "declare"; }).forEach(function (a) {
@@ -106,15 +85,11 @@
     var v = board.view;
     var box = document.getElementById("puzzle-trick");
     box.textContent = "";
-    (v.trick || []).forEach(function (c) {
-      var slot = el("div", "replay-slot pos-" + posOf(c.seat));
-      slot.appendChild(C.face(c.card));
-      box.appendChild(slot);
-    });
+    (v.trick || []).forEach(function (c) { trickCard(box, posOf(c.seat), c.card); });
     var info = document.getElementById("puzzle-info");
     info.textContent = "";
     if (v.trump_suit) {
-      info.appendChild(el("div", null, T.trump + ": " + C.SUIT_SYMBOL[v.trump_suit]));
+      info.appendChild(el("div", null, T.trump + ": " + Cards.SUIT_SYMBOL[v.trump_suit]));
     }
   }
 

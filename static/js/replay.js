@@ -6,31 +6,26 @@
  * (the engine's description: teams in score-column order, ...), frames: [{action, trick, view,
  * hands}], result, finished}]}; strings: #replay-i18n.
  */
-(function () {
-  "use strict";
+import * as Cards from "./lib/cards.js";
+import { el } from "./lib/dom.js";
+import { fmt } from "./lib/fmt.js";
+import { POSITIONS, drawSeat, hideSeats, seatBox, seatLine, trickCard } from "./lib/seats.js";
 
+(function () {
   var root = document.getElementById("replay");
   if (!root) return;
   var data = JSON.parse(document.getElementById("replay-data").textContent || "null");
   var T = JSON.parse(document.getElementById("replay-i18n").textContent);
   if (!data || !data.deals || !data.deals.length) return;
-  var C = window.Cards;
-  var el = C.el;
-
-  var POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
   // A deal result's figures per score column, in the order shown: [result key, string key].
   var RESULT_FIELDS = [["points", "points"], ["game_points", "game_points"], ["team_points", "team_points"],
                        ["bags_after", "bags"]];
   var deal = null;
   var step = 0;
 
-  function fmt(s, args) {
-    return s.replace(/\{(\w+)\}/g, function (m, k) { return args[k] !== undefined ? args[k] : m; });
-  }
-  function cardText(code) {
-    return C.rankLabel(code) + C.SUIT_SYMBOL[C.suitOf(code)];
-  }
-  function seatEl(pos) { return root.querySelector(".replay-seat[data-pos=" + pos + "]"); }
+  var cardText = Cards.cardText;
+  // The seat figures' labels: the replay's own word for a bid ("bid" is its caption of a bid).
+  var SEAT_WORDS = { tricks: T.tricks, points: T.points, bid: T.bid_label };
   function posOf(seat) { return POSITIONS[deal.players.length][seat]; }
 
   function describe(frame) {
@@ -63,34 +58,15 @@
     return { cards: [], winner: null };
   }
 
-  function seatLine(seat, v) {
-    var parts = [];
-    if (v.tricks_won) parts.push(T.tricks + ": " + v.tricks_won[seat]);
-    if (v.points_taken) parts.push(T.points + ": " + v.points_taken[seat]);
-    if (v.points) parts.push(T.points + ": " + v.points[seat]);
-    if (v.bids && v.bids[seat] !== null && v.bids[seat] !== undefined) parts.push(T.bid_label + ": " + v.bids[seat]);
-    return parts.join(" · ");
-  }
-
   function drawSeats(frame) {
     var v = frame.view;
     var acting = v.to_act || [];
-    ["top", "left", "right", "bottom"].forEach(function (pos) { seatEl(pos).hidden = true; });
+    hideSeats(root);
     deal.players.forEach(function (name, seat) {
-      var box = seatEl(posOf(seat));
-      box.hidden = false;
-      box.textContent = "";
-      box.classList.toggle("acting", acting.indexOf(seat) >= 0);
-      box.setAttribute("data-seat", seat);
-      var head = el("div", "replay-name");
-      head.appendChild(el("strong", null, name));
-      if (v.dealer === seat) head.appendChild(el("span", "badge dealer", T.dealer));
-      box.appendChild(head);
-      box.appendChild(el("div", "replay-line muted", seatLine(seat, v)));
-      var hand = el("div", "replay-hand");
-      hand.setAttribute("data-hand", seat);
-      C.sortHand(frame.hands[seat] || [], deal.game).forEach(function (code) { hand.appendChild(C.face(code)); });
-      box.appendChild(hand);
+      drawSeat(seatBox(root, posOf(seat)), {
+        seat: seat, name: name, dealer: v.dealer === seat ? T.dealer : "", acting: acting.indexOf(seat) >= 0,
+        line: seatLine(seat, v, SEAT_WORDS), hand: frame.hands[seat], game: deal.game
+      });
     });
   }
 
@@ -100,18 +76,15 @@
     var box = document.getElementById("replay-trick");
     box.textContent = "";
     trick.cards.forEach(function (c) {
-      var slot = el("div", "replay-slot pos-" + posOf(c.seat));
-      var card = C.face(c.card);
+      var card = trickCard(box, posOf(c.seat), c.card);
       if (trick.winner === c.seat) card.classList.add("winner");
-      slot.appendChild(card);
-      box.appendChild(slot);
     });
     var info = document.getElementById("replay-info");
     info.textContent = "";
     if (v.stock_size !== undefined) {          // a game with a talon (sixty-six)
       var line = el("div", null, T.trump + ": ");
-      if (v.trump_card && v.stock_size > 0) line.appendChild(C.face(v.trump_card));
-      else line.appendChild(el("span", "trump-suit " + (v.trump_suit === "H" || v.trump_suit === "D" ? "red" : "black"), C.SUIT_SYMBOL[v.trump_suit]));
+      if (v.trump_card && v.stock_size > 0) line.appendChild(Cards.face(v.trump_card));
+      else line.appendChild(el("span", "trump-suit " + (v.trump_suit === "H" || v.trump_suit === "D" ? "red" : "black"), Cards.SUIT_SYMBOL[v.trump_suit]));
       info.appendChild(line);
       info.appendChild(el("div", null, T.stock + ": " + v.stock_size + (v.closed ? " (" + T.closed + ")" : "")));
     }

@@ -8,8 +8,6 @@
  *   <select data-note-target="ID">   shows the chosen option's data-note in element ID (the home
  *                                    page's bot level: what the level means in play) */
 (function () {
-  "use strict";
-
   document.addEventListener("change", function (e) {
     var field = e.target;
     if (field.matches && field.matches("[data-submit-on-change]") && field.form) field.form.submit();

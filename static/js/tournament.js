@@ -1,13 +1,15 @@
 /* The tournament page: listens on /ws/tournament/<id>/ and, when the tournament changes, swaps in
  * the server-rendered live part (translated and with the viewer's register button) from
  * data-live-url. Reconnects with backoff; a reconnect refreshes too, so nothing is missed. */
+import { localTimes } from "./local_times.js";
+import { reconnectDelay } from "./lib/reconnect.js";
+
 (function () {
-  "use strict";
   var app = document.getElementById("tournament-app");
   if (!app) return;
   var live = document.getElementById("tournament-live");
   var conn = document.getElementById("tournament-conn");
-  var shown = -1, loading = false, again = false, delay = 500;
+  var shown = -1, loading = false, again = false, retry = 0;
 
   /* The connection, said in words: the span's data-connecting / data-online / data-lost. */
   function setConn(state) {
@@ -29,7 +31,7 @@
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         live.innerHTML = html; shown = currentVersion();
-        if (window.localTimes) window.localTimes(live);      // static/js/local_times.js
+        localTimes(live);
         followMyTable(); tick(); stopIfOver();
       })
       .catch(function () { /* the next message or reconnect tries again */ })
@@ -88,8 +90,8 @@
     if (stopIfOver()) return;
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     var ws = socket = new WebSocket(proto + location.host + app.dataset.wsUrl);
-    setConn(delay > 500 ? "lost" : "connecting");
-    ws.onopen = function () { delay = 500; setConn("online"); };
+    setConn(retry ? "lost" : "connecting");
+    ws.onopen = function () { retry = 0; setConn("online"); };
     ws.onmessage = function (ev) {
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -100,8 +102,7 @@
     };
     ws.onclose = function () {
       setConn("lost");
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 10000);
+      setTimeout(connect, reconnectDelay(retry++));
     };
   }
   connect();

@@ -3,7 +3,6 @@
 // settings, and every change is checked by the server's own form (/tournaments/new/check/), whose
 // errors show under their fields; the form is submitted only once that check finds nothing.
 (function () {
-  "use strict";
   const form = document.getElementById("tournament-new");
   if (!form) return;
   const variantGames = JSON.parse(document.getElementById("variant-games").textContent);

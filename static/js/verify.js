@@ -13,9 +13,10 @@
  * Page: #verify (data-records-url, data-match), strings in #verify-i18n. No rule is asked of the
  * server: the deal orders below are docs/RULES.md's, as games/engine/<game>.py deal_cards has them.
  */
-(function () {
-  "use strict";
+import { el } from "./lib/dom.js";
+import { fmt } from "./lib/fmt.js";
 
+(function () {
   var root = document.getElementById("verify");
   if (!root) return;
   var T = JSON.parse(document.getElementById("verify-i18n").textContent);
@@ -30,15 +31,6 @@
     santase: { ranks: "9TJQKA", hand: 6, santase: true }
   };
 
-  function fmt(s, args) {
-    return s.replace(/\{(\w+)\}/g, function (m, k) { return args && args[k] !== undefined ? args[k] : m; });
-  }
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = text;
-    return n;
-  }
 
   /* --- bytes ------------------------------------------------------------------------------- */
   function hexToBytes(hex) {

@@ -80,10 +80,9 @@ def new_page(browser, request):
 
     Its browser asks for reduced motion unless the test is marked ``motion``: the table then shows
     each change at once (static/js/table/fx.js), as it does for a player who asks for it. A moving
-    table holds each finished trick for over a second and draws every flight in software; that was
-    half of a browser journey's time and of chromium's CPU (a hearts deal: 37 s and 17 CPU-s with
-    motion, 17 s and 8 with reduced motion, 2026-11-29). The tests of how the table moves, and one
-    whole match, are marked ``motion`` and move as a player's page does."""
+    table holds each finished trick for over a second and draws every flight in software, about
+    half of a browser journey's time and of chromium's CPU (docs/TESTING.md). The tests of how the
+    table moves, and one whole match, are marked ``motion`` and move as a player's page does."""
     contexts = []
     motion = "no-preference" if request.node.get_closest_marker("motion") else "reduce"
 

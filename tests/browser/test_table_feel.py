@@ -136,8 +136,11 @@ def test_sound_and_four_colours_are_remembered_across_a_reload(server, new_page)
     assert page.evaluate("window.tableClient.fx.sound.enabled()") is False
     assert page.evaluate("window.tableClient.fx.sound.play('card')") is False       # muted: nothing plays
     assert "four-colour" in page.get_attribute("#table-app", "class")
-    page.evaluate("""() => { const c = document.createElement('div'); c.id = 'probe';
-      c.appendChild(window.Cards.face('9D')); document.getElementById('hand').appendChild(c); }""")
+    page.evaluate("""async () => {
+      const main = document.querySelector('script[type=module][src*="js/table/main"]').src;
+      const Cards = await import(new URL("../lib/cards.js", main).href);
+      const c = document.createElement('div'); c.id = 'probe';
+      c.appendChild(Cards.face('9D')); document.getElementById('hand').appendChild(c); }""")
     colour = page.evaluate("getComputedStyle(document.querySelector('#probe .card')).color")
     assert colour == "rgb(29, 95, 209)", colour                               # diamonds blue
     assert not page.js_errors, page.js_errors

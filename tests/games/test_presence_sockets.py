@@ -1,10 +1,10 @@
 """Presence over the table socket: a seat's connection state follows from the sockets actually open
 there, whatever order sit, leave, close, reload and resync come in.
 
-The attack of "a seat the server forgets": a socket sits, leaves and closes at once; the ``table.resync``
-its leave queued used to run after the socket was closed, took the seat off its count a second
-time and added the dead socket to the spectators. The victim who then sat there was counted -1:
-sent nothing, shown away after a reload and never back, and his opponent could claim the win."""
+The attack of "a seat the server forgets": a socket sits, leaves and closes at once. Were the
+``table.resync`` its leave queued run after the socket closed, it would take the seat off its count
+a second time and add the dead socket to the spectators: the victim who then sat there would be
+counted -1, sent nothing, shown away for ever, and his opponent could claim the win."""
 from __future__ import annotations
 
 import asyncio

@@ -27,9 +27,31 @@ def test_a_recorded_move_is_read_back_by_its_arrival_within_the_window_only(tmp_
     assert stages.read(prefix, move.arrived_epoch + 1, move.arrived_epoch + 2)["thread"] == []
 
 
-def test_off_the_table_socket_takes_the_plain_step():
-    from games.consumers import TableConsumer
-    assert TableConsumer.apply_and_publish.__qualname__ == "TableConsumer.apply_and_publish"
+async def test_off_the_table_socket_takes_the_plain_step_and_records_nothing(tmp_path, monkeypatch):
+    from games import consumers
+
+    prefix = str(tmp_path / "stages")
+    monkeypatch.setattr(stages, "_PATH", prefix)
+    monkeypatch.setattr(stages, "_flushed_at", 0.0)
+    monkeypatch.setattr(stages, "_lines", [])
+    applied, published = [], []
+
+    class Socket:
+        channel_layer = "layer"
+
+    async def apply_in_thread(socket, data):
+        applied.append(data)
+        return [("group", data)], None
+
+    async def send(layer, sent):
+        published.append((layer, sent))
+
+    monkeypatch.setattr(consumers, "_apply_in_thread", apply_in_thread)
+    monkeypatch.setattr(consumers.broadcast, "send", send)
+    answer = await consumers.TableConsumer.apply_and_publish(Socket(), {"n": 1})
+    assert answer == ([("group", {"n": 1})], None)
+    assert applied == [{"n": 1}] and published == [("layer", [("group", {"n": 1})])]
+    assert stages._lines == [] and not list(tmp_path.iterdir())      # no move timed, no file
 
 
 async def test_the_timed_step_answers_as_the_plain_one_and_records_the_move(tmp_path, monkeypatch):

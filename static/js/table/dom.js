@@ -1,7 +1,9 @@
 /* The page the client draws into: the #table-app node, its JSON data blocks and small DOM helpers.
- * Cards (static/js/cards.js, a classic script the replay viewer shares) draws the cards. */
-export const Cards = window.Cards;
-export const el = Cards.el;
+ * Cards (static/js/lib/cards.js, shared with the puzzles and the replay viewer) draws the cards. */
+import * as Cards from "../lib/cards.js";
+import { el } from "../lib/dom.js";
+
+export { Cards, el };
 
 export function readJSON(id) {
   const node = document.getElementById(id);

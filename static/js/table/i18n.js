@@ -1,10 +1,9 @@
 /* The table's words: the translated JSON dictionary #table-i18n (templates/games/_table_i18n.html). */
 import { readJSON } from "./dom.js";
+import { fmt } from "../lib/fmt.js";
 
 const I18N = readJSON("table-i18n") || {};
 
 export function t(key, params) {
-  let s = I18N[key] !== undefined ? I18N[key] : key;
-  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? params[k] : m));
-  return s;
+  return fmt(I18N[key] !== undefined ? I18N[key] : key, params);
 }

@@ -8,6 +8,7 @@ import { S, boot, data, invite, render, tableId } from "./state.js";
 import { toast } from "./controls.js";
 import { trickStage } from "./stage.js";
 import { watch } from "./heartbeat.js";
+import { reconnectDelay } from "../lib/reconnect.js";
 
 let handler = () => {};
 export function onMessage(fn) { handler = fn; }
@@ -100,8 +101,7 @@ function isStale(msg) {
 function scheduleReconnect() {
   S.reconnecting = true;
   setConn("lost");
-  const delay = Math.min(15000, 500 * Math.pow(2, S.retry++)) * (0.8 + Math.random() * 0.4);
-  setTimeout(connect, delay);
+  setTimeout(connect, reconnectDelay(S.retry++));
 }
 
 export function send(obj) {

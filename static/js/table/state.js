@@ -3,7 +3,7 @@
  * The game is what the server describes (the table JSON's "rules": seats, teams in score-column
  * order, target, the result key of a deal's points, the rank order; the view's "decision": what this
  * seat is asked to decide): nothing here names a game or counts its points. */
-import { app, first, readJSON } from "./dom.js";
+import { Cards, app, first, readJSON } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const boot = readJSON("table-boot") || {};
@@ -47,7 +47,7 @@ export function perTeam(perSeat) {
 export function game() { return (S.table && S.table.game) || (S.view && S.view.game) || data.game || boot.game; }
 /* Sorts a hand in the engine's rank order (strongest last). */
 export function sortCards(codes) {
-  return window.Cards.sortHand(codes, game(), rules() && rules().rank_order);
+  return Cards.sortHand(codes, game(), rules() && rules().rank_order);
 }
 export function mySeat() { return typeof S.you === "number" ? S.you : null; }
 export function position(seat) {

@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { S, mySeat, tableId } from "./state.js";
 import { button } from "./controls.js";
 import * as FX from "./fx.js";
+import { reconnectDelay } from "../lib/reconnect.js";
 
 const wsPath = app ? app.dataset.tournamentWs : "", meUrl = app ? app.dataset.tournamentMe : "";
 const CHIME_MS = 400;       // the chime is heard before the page changes
@@ -22,7 +23,7 @@ export function followTournament() {
   ws.onmessage = ask;             // its snapshot first, then each change
   ws.onclose = () => {
     if (socket === ws) socket = null;
-    if (!gone) setTimeout(followTournament, Math.min(15000, 1000 * Math.pow(2, retry++)));
+    if (!gone) setTimeout(followTournament, reconnectDelay(retry++));
   };
 }
 

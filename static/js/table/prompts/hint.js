@@ -45,10 +45,10 @@ export function onHint(msg) {
 }
 
 function describe(action) {
-  if (action.card) return Cards.rankLabel(action.card) + Cards.SUIT_SYMBOL[Cards.suitOf(action.card)];
+  if (action.card) return Cards.cardText(action.card);
   if (action.type === "bid") return action.tricks === 0 ? t("nil") : String(action.tricks);
   if (action.type === "pass" && action.cards) {
-    return action.cards.map((c) => Cards.rankLabel(c) + Cards.SUIT_SYMBOL[Cards.suitOf(c)]).join(" ");
+    return action.cards.map(Cards.cardText).join(" ");
   }
   return t("act_" + action.type);
 }

@@ -102,7 +102,7 @@ function updateHandCards(wrap, v) {
     const state = selected ? "card_selected" : playable ? "card_playable" : m.choosing ? "card_not_playable" : null;
     const name = cardName(code);
     // What the card shows comes first, so the spoken name contains the visible one (WCAG 2.5.3).
-    const shown = Cards.rankLabel(code) + Cards.SUIT_SYMBOL[Cards.suitOf(code)];
+    const shown = Cards.cardText(code);
     card.setAttribute("aria-label", shown + ", " + (state ? t(state, { card: name }) : name));
     if (m.pressable) card.setAttribute("aria-pressed", selected ? "true" : "false");
     else card.removeAttribute("aria-pressed");
