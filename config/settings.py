@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "archive",
     "moderation",           # mutes and reports
     "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
     "puzzles",              # positions of finished deals to solve (docs/PUZZLES.md)
@@ -341,7 +342,7 @@ REGISTER_RATE = _rate("REGISTER_RATE", "10/h")
 GUEST_RATE = _rate("GUEST_RATE", "30/h")
 TABLE_CREATE_RATE = _rate("TABLE_CREATE_RATE", "10/10m")
 # Deal records checked by /replay/upload/ (each deal is replayed through the engine): uploads per
-# address, and the size of one upload in bytes and in deals (ratings/views.py).
+# address, and the size of one upload in bytes and in deals (archive/views.py).
 RECORD_UPLOAD_RATE = _rate("RECORD_UPLOAD_RATE", "10/10m")
 RECORD_UPLOAD_BYTES = env.int("RECORD_UPLOAD_BYTES", default=256 * 1024)
 RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)

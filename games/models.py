@@ -168,7 +168,7 @@ class Deal(models.Model):
     result = models.JSONField(null=True, blank=True)
     finished = models.BooleanField(default=False)
     # The secret server seed (hex) the deal was drawn from; its commitment is in record["fair"].
-    # Added to the record only where the deal may be shown (ratings.services.public_record).
+    # Added to the record only where the deal may be shown (archive.visibility.public_record).
     server_seed = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:

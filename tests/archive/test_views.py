@@ -11,7 +11,7 @@ from games.models import Deal
 from ratings import services
 from ratings.models import Rating
 
-from .factories import finished_match
+from tests.ratings.factories import finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -60,20 +60,6 @@ def test_the_profile_shows_ratings_with_a_chart_totals_and_recent_matches(client
     assert html.count('class="rating-chart"') == 2      # sixtysix and hearts
     assert "4 matches played" in html
     assert html.count(reverse("match", args=[matches[0].pk])) >= 1
-
-
-def test_the_leaderboard_lists_rated_players_best_first_and_paginates(client, make_user):
-    users = [make_user(f"p{i:03d}") for i in range(60)]
-    Rating.objects.bulk_create([Rating(user=u, game="hearts", variant="standard", mu=20 + i * 0.1,
-                                       display=1350 + i * 3, games=i % 15, wins=0) for i, u in enumerate(users)])
-    html = client.get(reverse("leaderboard", args=["hearts", "standard"])).content.decode()
-    names = re.findall(r'href="/accounts/u/(p\d+)/"', html)
-    assert names[0] == "p059" and len(names) == 50
-    assert "p000" not in html and "p015" not in html        # no games yet: not listed
-    page2 = client.get(reverse("leaderboard", args=["hearts", "standard"]) + "?page=2").content.decode()
-    assert len(re.findall(r'href="/accounts/u/(p\d+)/"', page2)) == 60 - 4 - 50
-    assert client.get(reverse("leaderboard", args=["hearts", "nope"])).status_code == 404
-    assert client.get(reverse("leaderboard_home")).status_code == 302
 
 
 def test_the_history_filters_by_game_and_result(client, ala, matches):
@@ -154,20 +140,24 @@ def test_the_upload_checks_every_line_of_a_match_and_reports_a_wrong_result(clie
     assert len(replay_data(html)["deals"]) == len(lines)
 
 
+def test_the_upload_reads_a_json_list_as_several_records(client, matches):
+    """The same reading as the command line's (games.engine.records.parse_records)."""
+    m = matches[2]
+    lines = client.get(reverse("download_match", args=[m.pk])).content.decode().strip().splitlines()
+    listed = json.dumps([json.loads(line) for line in lines], indent=1)
+    html = client.post(reverse("upload_record"), {"text": listed}).content.decode()
+    assert html.count("Valid: the engine computes the same result.") == len(lines) > 1
+    assert [d["title"] for d in replay_data(html)["deals"]] == [f"Record {n}" for n in range(1, len(lines) + 1)]
+
+
+def test_the_upload_says_a_record_that_is_not_an_object_is_invalid(client):
+    html = client.post(reverse("upload_record"), {"text": "[null, 3]"}).content.decode()
+    assert html.count("a deal record must be a JSON object") == 2
+
+
 def test_the_upload_refuses_an_empty_form(client):
     html = client.post(reverse("upload_record"), {"text": "  "}).content.decode()
     assert "Choose a file or paste a deal record." in html
-
-
-def test_the_ratings_help_says_the_fair_play_rules_and_the_leaderboard_links_it(client, settings):
-    page = client.get(reverse("ratings_help")).content.decode()
-    assert "House bots are never rated" in page and "Accounts seen together" in page
-    assert f"more than {settings.PUZZLE_MAX_CHANGE} points" in page and f"last {settings.ADDRESS_KEY_DAYS} days" in page
-    assert "never played at two tables at the same time" in page
-    board = client.get(reverse("leaderboard", args=["sixtysix", "kurnik"])).content.decode()
-    assert reverse("ratings_help") in board
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
-    assert "nie gewertet" in client.get(reverse("ratings_help"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
 def test_a_profile_without_matches_gives_no_win_rate(client, ala):

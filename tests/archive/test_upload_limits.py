@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from config.routing import application
 from games.engine.core import deal
-from ratings import services
+from archive import views
 from tests.limits import clock  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,12 +39,12 @@ def records(n: int) -> str:
 def replays(monkeypatch):
     """Counts the deals replayed."""
     counted = []
-    real = services.replay
+    real = views.replay_of
 
     def replay(record):
         counted.append(record)
         return real(record)
-    monkeypatch.setattr(services, "replay", replay)
+    monkeypatch.setattr(views, "replay_of", replay)
     return counted
 
 
@@ -117,13 +117,13 @@ async def test_one_upload_is_checked_at_a_time_off_the_event_loop(monkeypatch):
     serves other requests, and a second upload is told to come back rather than run as CPU work
     beside it."""
     checking, release = threading.Event(), threading.Event()
-    real = services.replay
+    real = views.replay_of
 
     def held_replay(record):
         checking.set()
         release.wait(30)
         return real(record)
-    monkeypatch.setattr(services, "replay", held_replay)
+    monkeypatch.setattr(views, "replay_of", held_replay)
     path, payload = reverse("upload_record"), {"text": records(1)}
     first = asyncio.ensure_future(form_post(path, payload))
     while not checking.is_set():

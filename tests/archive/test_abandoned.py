@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from games import presence, services
 from games.models import Match, Seat, Table
-from ratings import services as ratings
+from archive import history
 from tests.games.helpers import every_seat_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def test_the_profile_counts_the_matches_a_player_abandoned(client, make_user, ta
     ala, ola = make_user("ala"), make_user("ola")
     m = abandoned_match(ala, ola)
     assert m.ended_by == "abandoned"
-    assert ratings.totals(ola)["abandoned"] == 1 and ratings.totals(ala)["abandoned"] == 0
+    assert history.totals(ola)["abandoned"] == 1 and history.totals(ala)["abandoned"] == 0
     html = client.get(reverse("profile", args=["ola"])).content.decode()
     assert "Abandoned: 1" in html and "(left the match)" in html
     assert "Abandoned: 0" in client.get(reverse("profile", args=["ala"])).content.decode()

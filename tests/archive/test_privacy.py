@@ -9,7 +9,7 @@ from games import loading, services as games
 from games.models import Deal, Match
 
 from ..games.helpers import expire_clock, human_move
-from .factories import finished_match
+from tests.ratings.factories import finished_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
