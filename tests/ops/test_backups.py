@@ -1,4 +1,4 @@
-"""Backups (games/backups.py, manage.py backup / restore): SQLite's online backup of the embedded
+"""Backups (ops/backups.py, manage.py backup / restore): SQLite's online backup of the embedded
 database, restored into a fresh one, where a finished match replays and verifies. PostgreSQL's
 pg_dump / pg_restore: tests/scaled/test_backups_scaled.py."""
 import json
@@ -10,7 +10,8 @@ import sys
 import pytest
 from django.db import connection
 
-from games import backups, services
+from games import services
+from ops import backups
 from games.models import Match, Table
 from tests.embedded import ROOT
 

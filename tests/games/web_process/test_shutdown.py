@@ -1,4 +1,4 @@
-"""Restarts that lose nothing (games/shutdown.py): on SIGTERM every socket is closed with 4503
+"""Restarts that lose nothing (games/web_process/shutdown.py): on SIGTERM every socket is closed with 4503
 ("going away, reconnect"), a socket that opens meanwhile too, closing sockets keep their presence
 records, and the server's own handler runs once the clients have answered. The real thing, with
 uvicorn and Daphne under play: tests/scaled/test_lifecycle.py."""
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from games import liveness, shutdown
+from games.web_process import liveness, shutdown
 
 pytestmark = pytest.mark.asyncio
 
@@ -105,7 +105,7 @@ async def test_a_table_socket_closed_by_a_restart_keeps_its_presence_record(fres
     from games import services
     from games.models import Seat, TableSocket
 
-    from .sockets import connect
+    from tests.games.sockets import connect
 
     ala = await db(make_user)("ala")
     table = await db(services.create_table)(ala, "sixtysix", seats=["me", "random"], start=True)

@@ -1,11 +1,11 @@
-"""The event loop's watch (games/loop_watch.py): a loop blocked past the limit gets every thread's
+"""The event loop's watch (games/web_process/loop_watch.py): a loop blocked past the limit gets every thread's
 stack reported while it is stuck, once per stall; a loop that comes round is never reported."""
 import asyncio
 import threading
 
 import pytest
 
-from games import loop_watch
+from games.web_process import loop_watch
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 reconnect" and their clients carry on at another process (docs/PROTOCOL.md, "Restarts").
 
 Every websocket passes through ``serve`` (config/asgi.py), which keeps its ``send`` until it ends. The
-first also starts this process's heartbeat (games/liveness.py) and puts ``on_terminate`` in front
+first also starts this process's heartbeat (games/web_process/liveness.py) and puts ``on_terminate`` in front
 of the server's own SIGTERM handler (uvicorn's and Daphne's: both use ``signal.signal``). On SIGTERM:
 
 1. ``GOING_AWAY`` is set: from now on a closing table socket keeps its presence record (and a
@@ -31,7 +31,7 @@ import threading
 from django.conf import settings
 
 from . import collector, liveness, loop_watch
-from .spawn import spawn
+from games.spawn import spawn
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
-"""manage.py backup PATH: a consistent copy of the database while the site runs (games/backups.py)."""
+"""manage.py backup PATH: a consistent copy of the database while the site runs (ops/backups.py)."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import backups
+from ops import backups
 
 
 class Command(BaseCommand):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from django.db import connections
 
-from .engine import replay, verify as fair_verify
+from games.engine import replay, verify as fair_verify
 
 PAGES_PER_STEP = 1024       # SQLite: pages copied per step; the site's writers go on in between
 
@@ -104,8 +104,8 @@ def _record_with_seed(deal) -> dict:
 def verify_matches(limit: int | None = None) -> dict:
     """Replay every finished match's deals (the newest ``limit`` matches): each must replay to its
     stored result, and each drawn from seeds must verify against them. Counts and the failures."""
-    from .loading import rebuild_state
-    from .models import Deal, Match
+    from games.loading import rebuild_state
+    from games.models import Deal, Match
 
     matches = Match.objects.filter(finished=True).order_by("-pk")
     if limit:

@@ -1,11 +1,12 @@
 """Presence that heals: the socket records of a web process that stopped beating are removed by the
-sweep, so its players turn away and the leaver rules apply (games/liveness.py)."""
+sweep, so its players turn away and the leaver rules apply (games/web_process/liveness.py)."""
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games import liveness, presence, services, tasks
+from games import presence, services, tasks
+from games.web_process import liveness
 from games.models import Seat, TableSocket, WebProcess
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ default, plus the sweep's own run.
 
 A process that was frozen longer than its expiry may have been swept meanwhile: when its loop beats
 again and finds its row expired and its records gone, it closes its sockets with the "reconnect"
-code (games/shutdown.py), so their clients come back and are counted again. (Silent because the
+code (shutdown.py here), so their clients come back and are counted again. (Silent because the
 database was down, it was swept by nobody: nothing happens.) The embedded mode runs one web process: on start-up it forgets every
 other process's records at once (``forget_others``): the previous run's.
 """
@@ -27,8 +27,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from .models import TableSocket, WebProcess
-from .process_name import PROCESS
+from games.models import TableSocket, WebProcess
+from games.process_name import PROCESS
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def dead_sockets(now=None) -> list[tuple[int, str]]:
 def sweep() -> int:
     """Remove the records of dead processes' sockets (their seats recounted, their players away),
     then the heartbeat rows of dead processes that hold none any more. The number removed."""
-    from . import presence      # noqa: PLC0415  (presence imports services, which import much)
+    from games import presence      # noqa: PLC0415  (presence imports services, which import much)
 
     dead = dead_sockets()
     for table_id, channel in dead:
@@ -86,7 +86,7 @@ def sweep() -> int:
 def forget_others() -> int:
     """Embedded mode, on start-up: this is the only web process, so every record of another (the
     previous run's) is dead now. The number removed."""
-    from . import presence      # noqa: PLC0415
+    from games import presence      # noqa: PLC0415
 
     gone = list(TableSocket.objects.exclude(process=PROCESS).values_list("table_id", "channel"))
     for table_id, channel in gone:

@@ -1,11 +1,11 @@
 """manage.py restore PATH [--verify]: a backup into a fresh database, then optionally the check that
-its finished matches replay and verify (games/backups.py)."""
+its finished matches replay and verify (ops/backups.py)."""
 import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import backups
+from ops import backups
 
 
 class Command(BaseCommand):

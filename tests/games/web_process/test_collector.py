@@ -1,11 +1,11 @@
-"""games/collector.py: the web process's scheduled full garbage collection."""
+"""games/web_process/collector.py: the web process's scheduled full garbage collection."""
 import asyncio
 import gc
 import weakref
 
 import pytest
 
-from games.collector import Collector
+from games.web_process.collector import Collector
 
 pytestmark = pytest.mark.asyncio
 
