@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "games",
+    "lobby",                # the pages where players find a game: home, lobbies, the table page, rules
     "tournaments",
     "ratings",
     "archive",

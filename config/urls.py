@@ -22,5 +22,5 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
     path("", include("ops.urls")),
-    path("", include("games.urls")),
+    path("", include("lobby.urls")),
 ]

@@ -34,6 +34,6 @@ def test_it_rewrites_every_module_import_to_its_hashed_name(tmp_path):
 
 
 def test_the_table_page_preloads_every_module():
-    listed = set(re.findall(r"static '(js/table/[^']+)'", (ROOT / "templates/games/_table_modules.html").read_text()))
+    listed = set(re.findall(r"static '(js/table/[^']+)'", (ROOT / "templates/lobby/_table_modules.html").read_text()))
     modules = {p.relative_to(ROOT / "static").as_posix() for p in (ROOT / "static/js/table").rglob("*.js")}
     assert listed == modules - {"js/table/main.js"}      # main.js is the page's own module script

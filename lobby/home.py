@@ -17,12 +17,12 @@ from accounts.models import BOT_LEVELS
 
 from games.bots import levels
 
-from . import in_progress, limits, services, time_controls
-from .engine import core
-from .engine.core import GAME_NAMES
-from .errors import ServiceError
-from .labels import BOT_LEVEL_LABELS, bot_label, bot_level_choices, game_label, variant_label
-from .models import Seat, Table
+from games import in_progress, limits, services, time_controls
+from games.engine import core
+from games.engine.core import GAME_NAMES
+from games.errors import ServiceError
+from games.labels import BOT_LEVEL_LABELS, bot_label, bot_level_choices, game_label, variant_label
+from games.models import Seat, Table
 
 Status = Table.Status
 LIVE = (Status.PLAYING, Status.BETWEEN_DEALS)
@@ -118,7 +118,7 @@ def _open_tables(user) -> list[dict]:
 
 
 def _page(request, errors: dict | None = None, status: int = 200):
-    return render(request, "home.html", {
+    return render(request, "lobby/home.html", {
         "games": _games(request, errors),
         "open_tables": _open_tables(request.user),
         "page_error": (errors or {}).get(""),

@@ -6,7 +6,7 @@ import pytest
 from django.template.loader import get_template
 from django.urls import reverse
 
-from games import rules_views
+from lobby import rules_views
 from games.engine.core import GAME_NAMES, get_rules
 
 LANGS = ("en", "pl", "bg", "de")

@@ -12,8 +12,8 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils import translation
 
-from .engine.core import GAME_NAMES
-from .labels import game_label
+from games.engine.core import GAME_NAMES
+from games.labels import game_label
 
 LANGS = ("en", "pl", "bg", "de")
 DEFAULT_LANG = "en"

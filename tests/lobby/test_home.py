@@ -127,7 +127,7 @@ def test_it_includes_a_games_short_rules_in_the_readers_language(client, tmp_pat
     settings.TEMPLATES = [dict(settings.TEMPLATES[0], DIRS=[tmp_path, *settings.TEMPLATES[0]["DIRS"]])]
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert "Unikaj kier." in card(html, "hearts")
-    from games.home import _summary_template
+    from lobby.home import _summary_template
     assert _summary_template("hearts", "fr") == "rules/hearts.summary.en.html"     # else English
     assert _summary_template("hearts", "de-AT") == "rules/hearts.summary.de.html"
     assert _summary_template("no-such-game", "pl") is None                          # none: nothing shown

@@ -7,12 +7,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import limits, loading, messages, services
-from .engine.core import GAME_NAMES, get_rules
-from .forms import CreateTableForm
-from .labels import bot_level_choices, game_label
-from .models import Seat, Table
-from .errors import ServiceError
+from games import limits, loading, messages, services
+from games.engine.core import GAME_NAMES, get_rules
+from games.forms import CreateTableForm
+from games.labels import bot_level_choices, game_label
+from games.models import Seat, Table
+from games.errors import ServiceError
 from .rules_views import rules_link_label
 
 
@@ -38,7 +38,7 @@ def _rules_or_404(game):
 
 def lobby(request, game):
     rules = _rules_or_404(game)
-    return render(request, "games/lobby.html", {
+    return render(request, "lobby/lobby.html", {
         "game": game,
         "game_label": game_label(game),
         "variants": list(rules.variants),
@@ -74,7 +74,7 @@ def create_table(request, game):
             if table.private:
                 url += f"?invite={table.invite_token}"
             return redirect(url)
-    page = render(request, "games/lobby.html", {
+    page = render(request, "lobby/lobby.html", {
         "game": game, "game_label": game_label(game), "variants": list(rules.variants),
         "seats": rules.seats, "tables": messages.lobby_tables(game), "form": form,
         "create_url": reverse("create_table", args=[game]), "ws_url": f"/ws/lobby/{game}/",
@@ -104,7 +104,7 @@ def table(request, table_id):
         "lobby_url": reverse("lobby", args=[t.game]),
         "language": request.LANGUAGE_CODE,
     }
-    return render(request, "games/table.html", {
+    return render(request, "lobby/table.html", {
         "table": t, "table_id": t.pk, "game": t.game, "ws_url": ws_url, "user_seat": seat,
         "invite_token": boot["invite"], "table_boot": boot, "table_boot_json": json.dumps(boot),
     })
