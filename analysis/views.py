@@ -1,5 +1,5 @@
 """The analysis of a finished match as JSON, polled by static/js/analysis.js on the match and
-replay pages. Who may see it: as the match page (ratings.services.can_see_match), and only once
+replay pages. Who may see it: as the match page (archive.visibility.can_see_match), and only once
 the match is over (a duplicate tournament's match: once its round is over)."""
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 from games.fair_deals import round_secret
 from games.labels import player_labels
 from games.models import Match
-from ratings.services import can_see_match
+from archive.visibility import can_see_match
 
 from . import services
 

@@ -66,10 +66,10 @@ def _analysis_app() -> Celery:
 
 
 def _forget_previous_sockets() -> None:
-    """The one web process starts: the previous run's socket records are dead (games/liveness.py)."""
+    """The one web process starts: the previous run's socket records are dead (games/web_process/liveness.py)."""
     from django.db import DatabaseError
 
-    from games import liveness
+    from games.web_process import liveness
 
     try:
         forgotten = liveness.forget_others()

@@ -61,8 +61,10 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "games",
+    "lobby",                # the pages where players find a game: home, lobbies, the table page, rules
     "tournaments",
     "ratings",
+    "archive",
     "moderation",           # mutes and reports
     "analysis",             # the strong bot's verdict on finished matches (docs/ANALYSIS.md)
     "puzzles",              # positions of finished deals to solve (docs/PUZZLES.md)
@@ -219,7 +221,7 @@ CELERY_BEAT_SCHEDULE = {
     "showcase": {"task": "games.tasks.showcase", "schedule": 30.0},
     # Pairs the pools' waiters as their rating windows widen, drops expired leases (pool/tasks.py).
     "pool-sweep": {"task": "pool.tasks.sweep", "schedule": env.float("POOL_SWEEP_SECONDS", default=1.0)},
-    # Removes the socket records of web processes that stopped beating (games/liveness.py).
+    # Removes the socket records of web processes that stopped beating (games/web_process/liveness.py).
     "sweep-dead-sockets": {"task": "games.tasks.sweep_sockets",
                            "schedule": env.float("PRESENCE_SWEEP_SECONDS", default=5.0)},
 }
@@ -272,16 +274,16 @@ GAMES_REPUBLISH_WINDOW_SECONDS = env.float("REPUBLISH_WINDOW_SECONDS", default=6
 GAMES_LEAVER_GRACE_SECONDS = env.float("LEAVER_GRACE_SECONDS", default=60.0)
 # Each web process beats every PROCESS_HEARTBEAT_SECONDS; one silent for PROCESS_EXPIRY_SECONDS is
 # dead, and the next socket sweep (PRESENCE_SWEEP_SECONDS) removes its sockets' records: its players
-# are away at most expiry + sweep (+ one beat) after a kill -9 (games/liveness.py).
-# A full garbage collection this often in each web process (games/collector.py; 0: never).
+# are away at most expiry + sweep (+ one beat) after a kill -9 (games/web_process/liveness.py).
+# A full garbage collection this often in each web process (games/web_process/collector.py; 0: never).
 GC_FULL_SECONDS = env.float("GC_FULL_SECONDS", default=60.0)
 # A web process whose event loop has not come round for this long writes every thread's stack to
-# its log, once per stall (games/loop_watch.py; 0: not watched).
+# its log, once per stall (games/web_process/loop_watch.py; 0: not watched).
 LOOP_STALL_SECONDS = env.float("LOOP_STALL_SECONDS", default=10.0)
 GAMES_PROCESS_HEARTBEAT_SECONDS = env.float("PROCESS_HEARTBEAT_SECONDS", default=5.0)
 GAMES_PROCESS_EXPIRY_SECONDS = env.float("PROCESS_EXPIRY_SECONDS", default=15.0)
 # A web process told to stop (SIGTERM) closes its sockets with 4503 (reconnect) and keeps their records this
-# long, so players who reconnect to another process meanwhile never turn away (games/shutdown.py).
+# long, so players who reconnect to another process meanwhile never turn away (games/web_process/shutdown.py).
 GAMES_RESTART_GRACE_SECONDS = env.float("RESTART_GRACE_SECONDS", default=10.0)
 # Threads per web process for socket work off the event loop (games/consumers.py). On PostgreSQL
 # a move's call spends most of its time waiting (its round trips, the GIL), so more threads than
@@ -340,7 +342,7 @@ REGISTER_RATE = _rate("REGISTER_RATE", "10/h")
 GUEST_RATE = _rate("GUEST_RATE", "30/h")
 TABLE_CREATE_RATE = _rate("TABLE_CREATE_RATE", "10/10m")
 # Deal records checked by /replay/upload/ (each deal is replayed through the engine): uploads per
-# address, and the size of one upload in bytes and in deals (ratings/views.py).
+# address, and the size of one upload in bytes and in deals (archive/views.py).
 RECORD_UPLOAD_RATE = _rate("RECORD_UPLOAD_RATE", "10/10m")
 RECORD_UPLOAD_BYTES = env.int("RECORD_UPLOAD_BYTES", default=256 * 1024)
 RECORD_UPLOAD_DEALS = env.int("RECORD_UPLOAD_DEALS", default=30)

@@ -22,7 +22,7 @@ REGISTER_RATE = GUEST_RATE = TABLE_CREATE_RATE = CHAT_RATE = BOT_API_RATE = RECO
 CHAT_REPEAT_SECONDS = 0
 SOCKET_BURST = 100000
 SOCKET_PER_ADDRESS = SOCKET_PER_ACCOUNT = 0
-# The sockets of the test process neither beat nor take over SIGTERM (games/liveness.py, shutdown.py):
+# The sockets of the test process neither beat nor take over SIGTERM (games/web_process/liveness.py, shutdown.py):
 # the tests of both drive them by hand; servers in subprocesses run config.settings.
 GAMES_PROCESS_HEARTBEAT_SECONDS = 0
 CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}

@@ -18,8 +18,9 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("", include("botapi.urls")),
     path("", include("ratings.urls")),
+    path("", include("archive.urls")),
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
     path("", include("ops.urls")),
-    path("", include("games.urls")),
+    path("", include("lobby.urls")),
 ]

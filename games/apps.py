@@ -5,10 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
-
-    def ready(self):
-        from accounts.signals import profile_shown
-
-        from . import views
-
-        profile_shown.connect(views.profile_tables, dispatch_uid="games.profile_tables")

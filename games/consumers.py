@@ -19,8 +19,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, shutdown,
-               signals, socket_base, socket_guard, socket_hooks, stages, thinking)
+from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, signals,
+               socket_base, socket_guard, socket_hooks, stages, thinking)
+from .web_process import shutdown
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
 from .hub import BEHIND, TableHub
@@ -133,7 +134,7 @@ class TableConsumer(ThinConsumer):
                 self.joined = False
             if self.placing is not None:
                 await asyncio.gather(self.placing, return_exceptions=True)   # a record being written is written first
-                if not shutdown.keeps_records():        # a restart: kept for the reconnect (games/shutdown.py)
+                if not shutdown.keeps_records():        # a restart: kept for the reconnect (web_process/shutdown.py)
                     await broadcast.send(self.channel_layer, await in_thread(self._placed)(None, is_open=False))
                 self.placing, self.placed = None, UNPLACED
         if seat is not None and not shutdown.keeps_records():

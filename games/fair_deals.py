@@ -18,7 +18,7 @@ its deals stay hidden (``round_secret``) until the round is over at every table.
 
 Called by games/services.py under the table's lock; the Table row's ``fair_pending`` holds the
 pending commitment with its SECRET server seed, which never leaves the server before the deal
-may be shown (``public`` builds what clients see; ratings.services.public_record reveals).
+may be shown (``public`` builds what clients see; archive.visibility.public_record reveals).
 """
 from __future__ import annotations
 

@@ -126,7 +126,7 @@ class TableSocket(models.Model):
     channel = models.CharField(max_length=200)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
-    # The web process that holds the socket (games/liveness.py): its records go when it stops beating.
+    # The web process that holds the socket (games/web_process/liveness.py): its records go when it stops beating.
     process = models.CharField(max_length=80, blank=True, default="", db_index=True)
 
     class Meta:
@@ -135,7 +135,7 @@ class TableSocket(models.Model):
 
 
 class WebProcess(models.Model):
-    """A web process's heartbeat (games/liveness.py): it pushes ``expires_at`` forward every few
+    """A web process's heartbeat (games/web_process/liveness.py): it pushes ``expires_at`` forward every few
     seconds; once it has passed, the process is taken for dead and its sockets' records are removed."""
     name = models.CharField(max_length=80, primary_key=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -168,7 +168,7 @@ class Deal(models.Model):
     result = models.JSONField(null=True, blank=True)
     finished = models.BooleanField(default=False)
     # The secret server seed (hex) the deal was drawn from; its commitment is in record["fair"].
-    # Added to the record only where the deal may be shown (ratings.services.public_record).
+    # Added to the record only where the deal may be shown (archive.visibility.public_record).
     server_seed = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:

@@ -14,7 +14,7 @@ counted meanwhile would get neither that change's update nor, in the snapshot it
 result (the socket joins its group before it is placed, and reads its snapshot after).
 
 Each record names the web process holding its socket: a process that dies never removes its
-records, and games/liveness.py removes them for it once its heartbeat stops.
+records, and games/web_process/liveness.py removes them for it once its heartbeat stops.
 
 A seat's count crossing zero is what leavers are (services.seat_presence_changed: away, back;
 before the match, shown to the others at once).

@@ -682,7 +682,7 @@ def seat_presence_changed(table_id: int, seat: int, before: int, after: int) -> 
 
     Counts are what the processes report: a web process killed without closing its sockets
     never removes their records itself; once its heartbeat stops, the socket sweep removes them
-    (games/liveness.py), which lands here like any close."""
+    (games/web_process/liveness.py), which lands here like any close."""
     if (before > 0) == (after > 0):
         return
     with locked(table_id) as live:

@@ -15,7 +15,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import liveness, republish as lost_updates, scheduling, services, showcase as house_tables
+from . import republish as lost_updates, scheduling, services, showcase as house_tables
+from .web_process import liveness
 from .models import Table
 
 Status = Table.Status
@@ -61,7 +62,7 @@ def overdue_tables(grace_seconds: float | None = None) -> list[int]:
 
 @shared_task(name="games.tasks.sweep_sockets")
 def sweep_sockets() -> int:
-    """Remove the socket records of web processes that stopped beating (games/liveness.py): their
+    """Remove the socket records of web processes that stopped beating (games/web_process/liveness.py): their
     players turn away and the leaver rules apply."""
     return liveness.sweep()
 

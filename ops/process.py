@@ -1,5 +1,5 @@
 """Each process reports itself every ``OPS_SAMPLE_SECONDS`` from a thread of its own: its memory,
-a heartbeat, and for a web process its open sockets and its event loop's lag (games/loop_watch.py).
+a heartbeat, and for a web process its open sockets and its event loop's lag (games/web_process/loop_watch.py).
 
 Started by the process's entry point (config/asgi.py for web processes, config/celery.py's
 signals for workers and beat), once; in a multiprocess setup its live gauges are marked dead when
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from games import loop_watch, shutdown
+from games.web_process import loop_watch, shutdown
 
 from . import metrics, registry
 

@@ -128,7 +128,7 @@ def current_attempt(puzzle: Puzzle, user) -> Attempt | None:
 
 def source_of(puzzle: Puzzle) -> dict | None:
     """The puzzle's source deal for after solving: its replay, when its cards may be shown."""
-    from ratings.services import deal_is_public
+    from archive.visibility import deal_is_public
     if puzzle.deal_id is None or puzzle.match_id is None:
         return None
     if not deal_is_public(puzzle.match, puzzle.deal):

@@ -21,7 +21,7 @@ def on_snapshot(sender, live, **kwargs):
 
 
 def on_profile(sender, person, viewer, **kwargs):
-    """A profile page's ratings and recent history (accounts.signals.profile_shown)."""
+    """A profile page's ratings (accounts.signals.profile_shown; its history: archive/receivers.py)."""
     from .views import profile_context     # the pages' module, loaded once the apps are
 
-    return profile_context(person, viewer)
+    return profile_context(person)

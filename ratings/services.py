@@ -1,5 +1,6 @@
-"""Ratings and match history: the writers (``record_players``, ``rate_match``) and the readers the
-pages use. ``rating.py`` does the arithmetic; this module ties it to the models.
+"""Ratings: the writers (``record_players``, ``rate_match``) and the readers of ratings the pages
+use. ``rating.py`` does the arithmetic; this module ties it to the models. A match's history, page
+and replays are the archive's (``archive/``).
 
 Exactly once: ``rate_match`` locks the Match row (``select_for_update``; SQLite: the IMMEDIATE
 transaction takes the write lock up front) and applies only when the match has no RatingChange yet.
@@ -8,17 +9,12 @@ check cannot both insert, and the loser's transaction rolls back whole.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import broadcast, fair_deals, messages
-from games.labels import player_labels
-from games.engine import core, records
-from games.engine.core import IllegalAction
-from games.models import Deal, Match, Seat
+from games import broadcast, messages
+from games.engine import core
+from games.models import Match, Seat
 
 from . import house_bots, rating as R
 from .models import MatchPlayer, Rating, RatingChange
@@ -170,137 +166,7 @@ def unrated_matches(limit: int = 200, within_days: int = 2) -> list[int]:
                 .values_list("match_id", flat=True)[:limit])
 
 
-# --- who may see what -------------------------------------------------------------------------------
-def can_see_match(match: Match, user) -> bool:
-    """Public tables' matches are public; a private table's only to those who sat or own it."""
-    table = match.table
-    if not table.private:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    return (user.is_staff or table.owner_id == user.pk
-            or Seat.objects.filter(table_id=table.pk, user=user).exists())
-
-
-def deal_is_public(match: Match, deal: Deal) -> bool:
-    """A deal's cards are revealed (replay, download) only when the deal is finished AND its match
-    is over: nobody at a table can use them any more. A deal cut short (a forfeit on time) is never
-    revealed. A duplicate tournament's deal waits for the end of its round, when no table can
-    still be playing the same cards (games.fair_deals.round_secret)."""
-    return bool(match.finished and deal.finished) and not fair_deals.round_secret(match.table)
-
-
-def public_record(match: Match, deal: Deal) -> dict:
-    """A deal's record as anyone may download it: once the deal may be revealed, its ``fair``
-    object carries the server seed it was drawn from (docs/FAIRNESS.md); before, no seed."""
-    record = dict(deal.record)
-    fair = record.get("fair")
-    if isinstance(fair, dict):
-        fair = {k: v for k, v in fair.items() if k != "server_seed"}
-        if deal.server_seed and deal_is_public(match, deal):
-            fair["server_seed"] = deal.server_seed
-        record["fair"] = fair
-    return record
-
-
-# --- replays --------------------------------------------------------------------------------------
-@dataclass
-class Replay:
-    game: str
-    variant: str
-    players: list[str]
-    frames: list[dict]
-    result: dict | None       # computed by the engine; None while the deal is unfinished
-    stated: dict | None       # the record's own result
-    finished: bool
-
-    @property
-    def matches(self) -> bool:
-        return self.stated is None or self.stated == self.result
-
-    def as_json(self, title: str = "") -> dict:
-        return {"title": title, "game": self.game, "variant": self.variant,
-                "players": player_labels(self.players),
-                "rules": core.get_rules(self.game).describe(self.variant),
-                "frames": self.frames, "result": self.result, "finished": self.finished}
-
-
-def _frame(state, action, trick) -> dict:
-    """One step: the action that led here, the trick it played to, and the engine's replay frame
-    (the public view and every hand)."""
-    return {"action": action, "trick": trick, **state.replay_frame()}
-
-
-def replay(record) -> Replay:
-    """Every step of a deal record as the engine sees it: the public view after each action plus
-    every hand (only ever called for a finished deal or a record the user brought). Raises
-    RecordError at the first action the engine refuses."""
-    setup = records.setup_of(record)
-    state = core.new_state(setup)
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise records.RecordError("actions must be a list")
-    frames = [_frame(state, None, None)]
-    for step, action in enumerate(actions):
-        trick = None
-        if isinstance(action, dict) and action.get("type") == "play":
-            trick = sum(state.view(None)["tricks_won"]) + 1
-        try:
-            state.apply(action)
-        except IllegalAction as exc:
-            raise records.RecordError(exc.reason, step, action) from None
-        frames.append(_frame(state, state.actions()[-1], trick))
-    over = state.is_over()
-    return Replay(game=setup.game, variant=setup.variant, players=list(setup.players), frames=frames,
-                  result=state.result() if over else None, stated=record.get("result"), finished=over)
-
-
 # --- readers for the pages ---------------------------------------------------------------------------
-def history(person, viewer, *, game: str | None = None, variant: str | None = None,
-            result: str | None = None):
-    """A player's finished matches, newest first (a queryset: the view paginates it). Others see
-    only his public matches."""
-    qs = MatchPlayer.objects.filter(user=person)
-    if not (viewer.is_authenticated and (viewer.pk == person.pk or viewer.is_staff)):
-        qs = qs.filter(private=False)
-    if game:
-        qs = qs.filter(game=game)
-    if variant:
-        qs = qs.filter(variant=variant)
-    if result:
-        qs = qs.filter(result=result)
-    return qs.order_by("-finished_at", "-id")
-
-
-def with_context(rows: list[MatchPlayer], person) -> list[MatchPlayer]:
-    """Attach to each history row its match's other players (``.others``), the person's rating
-    change (``.change``) and how many sides played (``.sides``: a place says more than "loss" where
-    there were more than two): two queries for a whole page."""
-    ids = [r.match_id for r in rows]
-    seats: dict[int, list[MatchPlayer]] = {}
-    for p in (MatchPlayer.objects.filter(match_id__in=ids).select_related("user")
-              .only("match_id", "seat", "name", "user__username", "user__is_bot_account", "rank", "score")):
-        seats.setdefault(p.match_id, []).append(p)
-    changes = {c.match_id: c for c in RatingChange.objects.filter(match_id__in=ids, user=person)}
-    for match_seats in seats.values():
-        match_seats.sort(key=lambda p: p.seat)
-        for p, label in zip(match_seats, player_labels([p.name for p in match_seats])):
-            p.label = label
-    for r in rows:
-        r.others = [p for p in seats.get(r.match_id, []) if p.seat != r.seat]
-        r.change = changes.get(r.match_id)
-        r.sides = len(core.get_rules(r.game).teams(r.variant))
-    return rows
-
-
-def totals(person) -> dict:
-    agg = MatchPlayer.objects.filter(user=person, aborted=False).aggregate(
-        games=Count("id"), wins=Count("id", filter=Q(result=Result.WIN)),
-        draws=Count("id", filter=Q(result=Result.DRAW)), abandoned=Count("id", filter=Q(abandoned=True)))
-    agg["win_rate"] = round(100 * agg["wins"] / agg["games"]) if agg["games"] else 0
-    return agg
-
-
 def ratings_of(person, points: int = 100) -> list[Rating]:
     """The person's ratings with ``.history`` (display values, oldest first, at most ``points``);
     one query per game and variant played (at most six). A house bot has none (house_bots.py),
@@ -326,24 +192,3 @@ def leaderboard(game: str, variant: str, *, bot_accounts: bool = False):
             .only("display", "games", "wins", "user__username", "user__is_bot", "user__bot_level",
                   "user__is_bot_account")
             .order_by("-display", "-games", "user_id"))
-
-
-def score_table(match: Match, deals: list[Deal]) -> dict:
-    """The match deal by deal: each deal's points per score column (the engine's teams) and the
-    running totals, folded with the game's own rules."""
-    state = match.state
-    rules = core.get_rules(state["game"])
-    variant = state["variant"]
-    scores, bags = rules.initial_scores(variant), rules.initial_bags(variant)
-    rows = []
-    results = state.get("results", [])
-    for deal in deals:
-        row = {"deal": deal, "number": deal.number + 1, "points": None, "totals": None}
-        if deal.finished and deal.number < len(results):
-            res = results[deal.number]
-            scores, bags = rules.add_result(variant, list(scores), list(bags) if bags is not None else None, res)
-            row["points"] = rules.deal_points(res)
-            row["totals"] = list(scores)
-            row["extra"] = res
-        rows.append(row)
-    return {"rows": rows, "final": state.get("scores")}

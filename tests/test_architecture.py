@@ -9,7 +9,7 @@ import sys
 from tools import import_graph as IG
 
 # What this covers: every app of the site (a new one must be added to the layers too).
-APPS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "tournaments", "pool", "config")
+APPS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "lobby", "tournaments", "pool", "config")
 
 
 @functools.cache

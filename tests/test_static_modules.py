@@ -49,7 +49,7 @@ def _imports_of(module: str) -> set[str]:
 
 
 def test_the_table_page_preloads_every_module():
-    listed = set(re.findall(r"static '(js/[^']+)'", (ROOT / "templates/games/_table_modules.html").read_text()))
+    listed = set(re.findall(r"static '(js/[^']+)'", (ROOT / "templates/lobby/_table_modules.html").read_text()))
     modules = {p.relative_to(ROOT / "static").as_posix() for p in (ROOT / "static/js/table").rglob("*.js")}
     assert modules - {"js/table/main.js"} <= listed     # main.js is the page's own module script
     assert listed == _imports_of("js/table/main.js")

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Every package of the site, and the scripts around it (bench/, tools/: they import the site, which
 # never imports them back; they are in no layer).
-APPS = ("config", "accounts", "games", "ratings", "tournaments", "botapi", "analysis", "moderation", "pool",
-        "ops")
+APPS = ("config", "accounts", "games", "lobby", "ratings", "archive", "tournaments", "botapi", "analysis",
+        "moderation", "pool", "ops")
 PACKAGES = APPS + ("bench", "tools")
 
 # Known cycles being removed in other branches; each entry is the import that closes one, which
@@ -183,15 +183,17 @@ def component_graph(g: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 # Lowest first. The engine's rules, then the bots that play by them (both pure), then the users;
-# the tables (games) use users; ratings and moderation react to games (games/signals.py), the
-# analysis to games and ratings; tournaments run tables; the bot API serves all of these to
-# programs; config wires every app into one site.
+# the tables (games) use users; ratings and moderation react to games (games/signals.py) and the
+# lobby's pages show them; the archive shows finished matches with their ratings, the analysis
+# judges them; tournaments run tables; the bot API serves all of these to programs; config wires
+# every app into one site.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("games.engine",),
     ("games.bots",),
     ("accounts",),
     ("games",),
-    ("ratings", "moderation"),
+    ("ratings", "moderation", "lobby"),
+    ("archive",),
     ("analysis",),
     ("tournaments", "pool"),
     ("botapi",),

@@ -6,6 +6,7 @@ goes through ``State.apply`` with the same reasons a player at the table would g
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -25,6 +26,37 @@ class RecordError(Exception):
         self.reason = reason
         self.step = step
         self.action = action
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One record read from a text: where it was (its line, or its place in a JSON list), the
+    record, or why that line is not JSON (the decoder's message; the record is then None)."""
+    line: int
+    record: Any
+    error: str | None = None
+
+
+def parse_records(text: str) -> list[Parsed]:
+    """The records a text holds: one JSON document (a JSON list is a list of records, each numbered
+    by its place from 1), or JSON lines, one record a line (blank lines skipped; a line that is
+    not JSON is kept with its error, so every other record can still be checked)."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        pass
+    else:
+        if isinstance(doc, list):
+            return [Parsed(place, record) for place, record in enumerate(doc, 1)]
+        return [Parsed(1, doc)]
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(Parsed(number, json.loads(line)))
+            except ValueError as exc:
+                out.append(Parsed(number, None, str(exc)))
+    return out
 
 
 def _require(cond: bool, reason: str) -> None:

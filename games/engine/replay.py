@@ -5,7 +5,7 @@
 Replays every action through the engine. At the first illegal action: prints the step, the action
 and the reason, exits 1. Otherwise prints the computed result as JSON and exits 0 when it equals the
 record's result (or the record has none), 1 when it differs. ``-`` reads standard input; a file may
-hold one JSON document or several records one per line (JSON lines).
+hold one JSON document, a JSON list of records, or records one per line (JSON lines).
 """
 from __future__ import annotations
 
@@ -14,23 +14,7 @@ import json
 import sys
 from typing import Any, Iterable, TextIO
 
-from .records import RecordError, state_of
-
-
-def parse_records(text: str) -> list[Any]:
-    """One JSON document, or JSON lines (blank lines skipped)."""
-    try:
-        return [json.loads(text)]
-    except json.JSONDecodeError:
-        pass
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"line {number} is not JSON ({exc.msg})") from None
-    return records
+from .records import RecordError, parse_records, state_of
 
 
 def _dump(obj: Any) -> str:
@@ -77,10 +61,15 @@ def read_records(source: str, stdin: TextIO | None, out: TextIO) -> list | None:
         else:
             with open(source, encoding="utf-8") as fh:
                 text = fh.read()
-        records = parse_records(text)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         out.write(f"cannot read {source}: {exc}\n")
         return None
+    parsed = parse_records(text)
+    wrong = next((p for p in parsed if p.error is not None), None)
+    if wrong is not None:
+        out.write(f"cannot read {source}: line {wrong.line} is not JSON ({wrong.error})\n")
+        return None
+    records = [p.record for p in parsed]
     if not records:
         out.write("no record given\n")
         return None

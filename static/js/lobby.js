@@ -19,7 +19,7 @@ import { reconnectDelay } from "./lib/reconnect.js";
   var app = document.getElementById("lobby-app");
   if (!app) return;
   var game = app.dataset.game;
-  var SEATS = Number(app.dataset.seats) || 4;      // the engine's seat count (games/views.py lobby)
+  var SEATS = Number(app.dataset.seats) || 4;      // the engine's seat count (lobby/views.py lobby)
 
   function tableUrl(id) {
     var pattern = app.dataset.tableUrl || "/table/0/";

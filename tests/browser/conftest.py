@@ -59,7 +59,7 @@ def server(tmp_path_factory):
             yield SimpleNamespace(url=site.url, state=state, scenario=scenario, log=site.log, shell=site.shell)
         finally:
             # Kept where a failed run's other logs are: a stalled loop writes its stacks here
-            # (games/loop_watch.py).
+            # (games/web_process/loop_watch.py).
             SERVER_LOGS.mkdir(exist_ok=True)
             shutil.copy(site.log, SERVER_LOGS / per_worker("browser-server.log"))
 

@@ -3,7 +3,7 @@ tablet, German on a phone): the home page, the Sixty-six rules and a Sixty-six t
 sideways scrolling and with no button cut short by the longer German words. Screenshots of each."""
 import pytest
 
-from games.rules_views import title
+from lobby.rules_views import title
 from tests.browser.test_deal_results import sixtysix_on_lead
 from tests.browser.test_tables import register, wait_my_turn
 

@@ -166,7 +166,7 @@ def test_the_seed_is_revealed_in_the_records_only_once_the_match_is_over(make_us
 
 
 def test_a_match_ended_on_time_never_reveals_its_cut_deal(make_user, task_queue):
-    from ratings.services import public_record
+    from archive.visibility import public_record
 
     ala, ola = make_user("ala"), make_user("ola")
     t = services.create_table(ala, "sixtysix", seats=["me", ""])

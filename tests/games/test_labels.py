@@ -88,7 +88,7 @@ def test_the_table_clients_dictionary_has_each_games_goal_from_the_engine(lang):
     from games.labels import game_goal
 
     with translation.override(lang):
-        html = render_to_string("games/_table_i18n.html")
+        html = render_to_string("lobby/_table_i18n.html")
         goals = {g: game_goal(g) for g in GAME_NAMES}
     words = json.loads(re.search(r'type="application/json">(.*)</script>', html, re.S).group(1))
     for game in GAME_NAMES:

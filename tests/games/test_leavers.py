@@ -131,10 +131,11 @@ def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_que
     assert lv.table.status == "finished" and m.finished and m.ended_by == "abandoned"
     assert m.ranks == [1, 2] and m.winners == [0] and m.timed_out == [1] and m.abandoned == [1]
     assert ratings_enqueued == [m.pk]
+    from archive.visibility import deal_is_public
     from ratings import services as ratings
     from ratings.models import MatchPlayer
     deal = Deal.objects.filter(match=m).latest("number")
-    assert not deal.finished and not ratings.deal_is_public(m, deal)     # the cards stay hidden
+    assert not deal.finished and not deal_is_public(m, deal)     # the cards stay hidden
     rows = {p.seat: p for p in MatchPlayer.objects.filter(match=m)}
     assert (rows[1].result, rows[1].abandoned, rows[1].timed_out) == ("loss", True, True)
     assert (rows[0].result, rows[0].abandoned) == ("win", False)

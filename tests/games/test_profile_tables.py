@@ -1,5 +1,5 @@
 """A profile lists a player's open tables only where the visitor could follow the link: no private
-table and no duplicate round's table, unless the visitor owns it or plays there (games/views.py)."""
+table and no duplicate round's table, unless the visitor owns it or plays there (lobby/views.py)."""
 import re
 
 import pytest

@@ -42,7 +42,7 @@ import json
 from games.engine import fair
 from games.engine.core import get_rules
 from games.models import Deal
-from ratings.services import public_record
+from archive.visibility import public_record
 from tournaments import duplicate
 from tournaments.models import Entry, Game, Round, Tournament
 t = Tournament.objects.get(pk=%d)

@@ -2,7 +2,7 @@
 processes, players on real sockets).
 
   a. A web process killed outright (SIGKILL): its player, who does not come back, is shown away to
-     his opponent once the process's heartbeat has expired and the socket sweep ran (games/liveness.py:
+     his opponent once the process's heartbeat has expired and the socket sweep ran (games/web_process/liveness.py:
      stated bound 15 + 5 + 5 = 25 s by default), and the opponent may then claim the win.
   b. A rolling restart (SIGTERM, then start again) of every web process, one after the other, while
      two tables play: every socket is closed with 4503 ("going away, reconnect") and reconnects

@@ -7,7 +7,7 @@ SHA-256 stored in the transaction that creates the round and its tables, before 
 dealt: every table gets the seed in ``Table.duplicate`` (games/fair_deals.py), so board k there is
 the deck fair.py derives from (round seed, no client seeds, ``round:<tournament>-<round>``, k).
 The seed and the cards stay hidden until the round's last table has finished: then ``reveal``
-marks the tables (their records carry the seed from then on, ratings.services.public_record) and
+marks the tables (their records carry the seed from then on, archive.visibility.public_record) and
 opens them to spectators, and the page shows the seed and, per board, who held which cards, what
 each table made of them and the matchpoints. Until then the page shows finished tables' match
 scores only: a board's results would tell a table still playing it what the cards hold.

@@ -1,4 +1,4 @@
-/* The table's words: the translated JSON dictionary #table-i18n (templates/games/_table_i18n.html). */
+/* The table's words: the translated JSON dictionary #table-i18n (templates/lobby/_table_i18n.html). */
 import { readJSON } from "./dom.js";
 import { fmt } from "../lib/fmt.js";
 

@@ -14,7 +14,7 @@ function onHandKey(e) {
   cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
 }
 
-/* The page's first Tab stops (templates/games/table.html): "Skip to your cards" lands on the card
+/* The page's first Tab stops (templates/lobby/table.html): "Skip to your cards" lands on the card
  * the hand offers to Tab (a playable one when it is our turn), "Skip to the actions" on the
  * prompt's first button (the claim of a leaver's win first); each falls back to its region. */
 const SKIP_TARGETS = {

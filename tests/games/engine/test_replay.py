@@ -88,6 +88,19 @@ def test_it_reads_several_records_as_json_lines_from_stdin():
     assert [json.loads(line) for line in lines] == [r["result"] for r in recs]
 
 
+def test_it_reads_a_json_list_as_several_records(record_file):
+    recs = [finished_deal(g, v, seed=19).record() for g, v in GAME_VARIANTS]
+    code, lines = run([record_file(json.dumps(recs, indent=1), "deals.json")])
+    assert code == 0
+    assert [json.loads(line) for line in lines] == [r["result"] for r in recs]
+
+
+def test_it_names_the_line_that_is_not_json(record_file):
+    good = json.dumps(finished_deal("hearts", "standard", seed=18).record())
+    code, lines = run([record_file(good + "\n{not json\n", "deals.jsonl")])
+    assert code == 1 and "line 2 is not JSON" in lines[0]
+
+
 def test_it_exits_1_if_any_of_several_records_fails():
     good = finished_deal("hearts", "standard", seed=18).record()
     bad = dict(good, result={"points": [0, 0, 0, 0], "moon": None})

@@ -13,7 +13,7 @@ import pytest
 from games.engine import fair, verify
 from games.models import Deal
 from games.signals import match_finished
-from ratings.services import deal_is_public, public_record
+from archive.visibility import deal_is_public, public_record
 from tournaments import duplicate, services
 from tournaments.models import Entry, Game, Round, Tournament
 

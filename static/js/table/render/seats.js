@@ -9,7 +9,7 @@ import { send } from "../socket.js";
 import { leaverBadge } from "../leavers.js";
 import { pmSeatName } from "../players_menu.js";
 
-const SLOTS = 4;      // the felt's seat boxes (templates/games/table.html)
+const SLOTS = 4;      // the felt's seat boxes (templates/lobby/table.html)
 
 export function renderSeats() {
   const felt = $("#felt");
