@@ -20,7 +20,7 @@ from games.bots import levels
 from . import in_progress, limits, services, time_controls
 from .engine import core
 from .engine.core import GAME_NAMES
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .labels import BOT_LEVEL_LABELS, bot_label, bot_level_choices, game_label, variant_label
 from .models import Seat, Table
 

@@ -12,7 +12,7 @@ from .engine.core import GAME_NAMES, get_rules
 from .forms import CreateTableForm
 from .labels import bot_level_choices, game_label
 from .models import Seat, Table
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .rules_views import rules_link_label
 
 

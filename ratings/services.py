@@ -14,7 +14,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import broadcast, fair_deals, messages
+from games import fair_deals, messages
+from realtime import broadcast
 from games.labels import player_labels
 from games.engine import core, records
 from games.engine.core import IllegalAction

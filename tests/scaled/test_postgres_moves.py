@@ -186,7 +186,7 @@ PRESENCE = hearts_table("pr", (0, 2, 3)) + """
 import json, random, threading, time
 from django.db import connection
 from games import broadcast
-from games.addresses import ToSeat
+from realtime.addresses import ToSeat
 from games.bots import choose_action
 
 read, release = threading.Event(), threading.Event()
