@@ -22,6 +22,16 @@ def socket_limits(settings, clock):
     return clock
 
 
+async def table_socket_with_its_burst_spent(make_user):
+    """A table socket that has just sent its SOCKET_BURST (20) messages."""
+    ala = await db(make_user)("ala")
+    t = await db(services.create_table)(ala, "sixtysix")
+    sock, _ = await connect(t.pk, ala)
+    for _ in range(20):
+        await sock.request({"type": "nonsense"})
+    return sock
+
+
 async def test_it_refuses_socket_messages_beyond_the_burst_and_refills(make_user, socket_limits, task_queue):
     ala = await db(make_user)("ala")
     t = await db(services.create_table)(ala, "sixtysix")
@@ -41,11 +51,7 @@ async def test_it_refuses_socket_messages_beyond_the_burst_and_refills(make_user
 
 
 async def test_it_closes_a_socket_that_keeps_flooding_with_4429(make_user, socket_limits, task_queue):
-    ala = await db(make_user)("ala")
-    t = await db(services.create_table)(ala, "sixtysix")
-    sock, _ = await connect(t.pk, ala)
-    for _ in range(20):
-        await sock.request({"type": "nonsense"})
+    sock = await table_socket_with_its_burst_spent(make_user)
     for _ in range(49):
         assert (await sock.request({"type": "sync"}))["code"] == "rate_limited"
     await sock.send({"type": "sync"})                   # the 50th refused within 10 s
@@ -53,11 +59,7 @@ async def test_it_closes_a_socket_that_keeps_flooding_with_4429(make_user, socke
 
 
 async def test_refusals_spread_out_do_not_close_the_socket(make_user, socket_limits, task_queue):
-    ala = await db(make_user)("ala")
-    t = await db(services.create_table)(ala, "sixtysix")
-    sock, _ = await connect(t.pk, ala)
-    for _ in range(20):
-        await sock.request({"type": "nonsense"})
+    sock = await table_socket_with_its_burst_spent(make_user)
     for _ in range(3):
         for _ in range(40):
             assert (await sock.request({"type": "nonsense"}))["code"] == "rate_limited"
