@@ -466,7 +466,7 @@ def report(args, res: dict) -> dict:
         "cpu": {k: round(v, 1) for k, v in res["cpu"].items()},
     }
     if args.stages:
-        from games import stages
+        from realtime import stages
         found = stages.read(args.stages, *res["window_epoch"])
         row["stages"] = {name: {"p50": pct_ms(v, 50), "p90": pct_ms(v, 90), "p99": pct_ms(v, 99)}
                          for name, v in found.items()}
@@ -517,7 +517,7 @@ def print_rows(rows: list[dict]) -> None:
         print(f"  load generator's own loop lag p50 {r['loadgen_lag_p50']:.1f} ms, p99 {r['loadgen_lag_p99']:.1f} ms"
               " (part of every latency above)")
         if r.get("stages"):
-            print("  a move inside the web processes, ms (p50 / p90 / p99; games/stages.py): " + "; ".join(
+            print("  a move inside the web processes, ms (p50 / p90 / p99; realtime/stages.py): " + "; ".join(
                 f"{name} {v['p50']:.2f} / {v['p90']:.2f} / {v['p99']:.2f}" for name, v in r["stages"].items()))
 
 
@@ -617,7 +617,7 @@ def main() -> int:
                     help="record py-spy profiles of each server for this many seconds of the window "
                          "(a profiling aid, not a dependency: `.venv/bin/pip install py-spy` first)")
     ap.add_argument("--stages", action="store_true",
-                    help="time each hop of a move inside the web processes (games/stages.py): queued for a "
+                    help="time each hop of a move inside the web processes (realtime/stages.py): queued for a "
                          "pool thread, the service call's wall and CPU time, back to the loop, the publish")
     args = ap.parse_args()
     if args.mode == "embedded":

@@ -1,5 +1,5 @@
 """CPU of reading pub/sub messages through the scaled channel layer's subscriber (redis-py), with
-redis-py's own handler of each message and with the layer's (games/layers.py ``_as_is``): the
+redis-py's own handler of each message and with the layer's (realtime/layers.py ``_as_is``): the
 A/B of that one change, interleaved.
 
     .venv/bin/python bench/pubsub_read.py [--messages 5000] [--size 10000] [--runs 5]
@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "bench-only-not-secret-" + "x" * 40)
 
-from games.layers import _as_is  # noqa: E402
+from realtime.layers import _as_is  # noqa: E402
 
 
 async def read_cost(messages: int, size: int, quiet: bool) -> float:

@@ -66,7 +66,8 @@ def setup(n_tables: int) -> list[tuple[int, list]]:
 
 def play(tables, moves: int, rng: random.Random, profiler=None) -> dict:
     from django.db import connection, reset_queries
-    from games import broadcast, services
+    from games import services
+    from realtime import broadcast
     from games.loading import load as loaded
 
     service_s = backend_s = cpu_s = 0.0

@@ -34,8 +34,8 @@ from django_ratelimit.core import get_usage
 
 from accounts.limits import wait_text
 from accounts.models import ApiToken
-from games import wire
-from games.socket_guard import turn_away
+from realtime import wire
+from realtime.socket_guard import turn_away
 
 from . import tokens
 

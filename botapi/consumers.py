@@ -11,9 +11,9 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import broadcast, language, wire
-from games.socket_base import ThinConsumer, in_thread
-from games.errors import ServiceError
+from realtime import broadcast, language, wire
+from realtime.socket_base import ThinConsumer, in_thread
+from realtime.errors import ServiceError
 
 from . import services
 from .auth import BAD_TOKEN, error_json

@@ -22,9 +22,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import broadcast, limits, services as games
+from games import limits, services as games
+from realtime import broadcast
 from games.engine import core
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Seat, Table
 from ratings.models import MatchPlayer
 

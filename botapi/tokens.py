@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
-from games import broadcast
+from realtime import broadcast
 
 TOKEN_PREFIX = "cr_"
 SHOWN_PREFIX = 10           # "cr_" and seven characters: enough to tell one's tokens apart

@@ -16,7 +16,7 @@ from botapi import tokens
 from accounts.models import ApiToken
 from accounts.views import profile
 from games import limits
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 
 from . import services
 from .auth import error_json, token_required

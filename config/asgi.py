@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from config.routing import application as _routed  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import broadcast  # noqa: E402
+from realtime import broadcast  # noqa: E402
 from games.web_process import shutdown  # noqa: E402
 from ops import process  # noqa: E402
 

@@ -9,7 +9,7 @@ received) and its ``limit_concurrency`` counts every client together, so each co
   connection is answered 408 and closed. A WebSocket upgrade leaves the guard once its head is in.
 - **a place among its address's plain HTTP connections** (``per_address``; IPv6 counted by its
   /64 as every per-address limit is, accounts/limits.py). One more is answered 429 and closed at
-  once; sockets have their own limit (games/socket_guard.py).
+  once; sockets have their own limit (realtime/socket_guard.py).
 - **a place among every plain HTTP connection** (``total``): one more is answered 503 and closed,
   so that many addresses together cannot take the process's last file descriptors.
 

@@ -11,7 +11,7 @@ from botapi.auth import BearerTokenMiddleware  # noqa: E402
 from botapi.routing import websocket_urlpatterns as botapi_ws  # noqa: E402
 from games.routing import websocket_urlpatterns as games_ws  # noqa: E402
 from games.pings import AnswerPings  # noqa: E402
-from games.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
+from realtime.socket_guard import NoRouteConsumer, SocketSlots  # noqa: E402
 from ops.context import HttpContext, SocketContext  # noqa: E402
 from ops.probes import Probes  # noqa: E402
 from pool.routing import websocket_urlpatterns as pool_ws  # noqa: E402
@@ -27,7 +27,7 @@ application = ProtocolTypeRouter({
     "http": Probes(HttpContext(http)),
     # A handshake with "Authorization: Bearer <token>" is a bot's (botapi/auth.py, docs/BOTS.md);
     # every other one goes through the browser stack unchanged. Either way, once its user is
-    # known, a socket takes its address's and its account's slots (games/socket_guard.py).
+    # known, a socket takes its address's and its account's slots (realtime/socket_guard.py).
     # The heartbeat's pings are answered before all that (games/pings.py).
     "websocket": AnswerPings(BearerTokenMiddleware(
         bots=SocketContext(SocketSlots(URLRouter(websocket_urlpatterns))),

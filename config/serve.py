@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
         proxy_headers=False, access_log=args.access_log,
         # Open sockets must not hold a stop (or a test's server) for long.
         timeout_graceful_shutdown=5,
-        # A bigger socket message closes the socket unread (games/socket_guard.py).
+        # A bigger socket message closes the socket unread (realtime/socket_guard.py).
         ws_max_size=settings.SOCKET_FRAME_BYTES,
         # A client that stops answering pings is closed: its player is away (docs/PROTOCOL.md "Heartbeat").
         ws_ping_interval=settings.SOCKET_PING_SECONDS, ws_ping_timeout=settings.SOCKET_PING_TIMEOUT_SECONDS,

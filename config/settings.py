@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "csp",                  # django-csp's checks of its settings (the policy: security headers below)
     "channels",
     "accounts",
+    "realtime",             # the socket transport every app shares (sending on commit, hub, layers)
     "games",
     "lobby",                # the pages where players find a game: home, lobbies, the table page, rules
     "tournaments",
@@ -186,12 +187,12 @@ if REDIS_URL:
     # hands of another site's seats among them.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.ScaledChannelLayer",   # the pub/sub layer, batched
+            "BACKEND": "realtime.layers.ScaledChannelLayer",   # the pub/sub layer, batched
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "cards" + (urlparse(REDIS_URL).path.strip("/") or "0")},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "realtime.layers.EmbeddedChannelLayer"}}
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
@@ -307,7 +308,7 @@ POOL_WINDOW_GROWTH = env.float("POOL_WINDOW_GROWTH", default=10.0)
 # --- limits on abuse ------------------------------------------------------------------------------
 # Counted where every web process sees them: the cache (Redis in scaled mode; the embedded mode is
 # one process, so its memory is enough) and, for logins, the database. accounts/limits.py (HTTP),
-# games/limits.py (chat, sockets).
+# games/limits.py (chat), realtime/socket_limit.py (sockets).
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": "cache"}}
@@ -360,7 +361,7 @@ SOCKET_RATE = env.float("SOCKET_RATE", default=8.0)
 SOCKET_FLOOD_CLOSE = env.int("SOCKET_FLOOD_CLOSE", default=50)
 SOCKET_FLOOD_SECONDS = env.float("SOCKET_FLOOD_SECONDS", default=10.0)
 # A socket message over this many bytes is refused (too_large) before it is parsed; the web
-# servers drop frames over games/socket_guard.FRAME_BYTES. The largest honest message, a report
+# servers drop frames over realtime/socket_guard.FRAME_BYTES. The largest honest message, a report
 # of 1000 characters with every one escaped as JSON \\uXXXX pairs, is about 12 KB.
 SOCKET_MESSAGE_BYTES = env.int("SOCKET_MESSAGE_BYTES", default=16384)
 # What the web servers read at most of one socket message: a bigger one closes the socket (1009)

@@ -25,7 +25,7 @@ SOCKET_PER_ADDRESS = SOCKET_PER_ACCOUNT = 0
 # The sockets of the test process neither beat nor take over SIGTERM (games/web_process/liveness.py, shutdown.py):
 # the tests of both drive them by hand; servers in subprocesses run config.settings.
 GAMES_PROCESS_HEARTBEAT_SECONDS = 0
-CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
+CHANNEL_LAYERS = {"default": {"BACKEND": "realtime.layers.EmbeddedChannelLayer"}}
 CELERY_BROKER_URL = "memory://"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 if DATABASES["default"]["ENGINE"] == "config.sqlite":  # noqa: F405

@@ -2,10 +2,10 @@
 (games/messages.py builds every message a socket receives).
 
 Each table socket takes its seat's messages (or the spectators') from the process's table hub
-(games/hub.py), so it only ever receives its own seat's view. Around it: games/socket_base.py
-(the thread pool, per-connection limits), games/outbox.py (what the hub pushed, in
-order), games/ordering.py (updates in version order, a resync after a lost one),
-games/socket_hooks.py (what other apps add: moderation's commands and mutes) and games/stages.py
+(realtime/hub.py), so it only ever receives its own seat's view. Around it: realtime/socket_base.py
+(the thread pool, per-connection limits), realtime/outbox.py (what the hub pushed, in
+order), realtime/ordering.py (updates in version order, a resync after a lost one),
+games/socket_hooks.py (what other apps add: moderation's commands and mutes) and realtime/stages.py
 (a move's hops timed, for bench/live.py --stages only).
 """
 from __future__ import annotations
@@ -19,17 +19,17 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, signals,
-               socket_base, socket_guard, socket_hooks, stages, thinking)
+from . import exits, hints, loading, messages, presence, services, signals, socket_hooks, thinking
+from realtime import broadcast, language, outages, socket_base, socket_guard, stages
 from .web_process import shutdown
 from .engine.core import GAME_NAMES
-from .errors import ServiceError
-from .hub import BEHIND, TableHub
+from realtime.errors import ServiceError
+from realtime.hub import BEHIND, TableHub
 from .models import Table
-from .ordering import UpdateOrder
-from .outbox import Outbox
-from .socket_base import CLIENT_GONE, ThinConsumer, in_thread
-from .spawn import spawn
+from realtime.ordering import UpdateOrder
+from realtime.outbox import Outbox
+from realtime.socket_base import CLIENT_GONE, ThinConsumer, in_thread
+from realtime.spawn import spawn
 from .sync_pace import SyncPace
 
 log = logging.getLogger(__name__)
@@ -42,11 +42,11 @@ UNPLACED = object()     # a socket with no presence record yet (games/presence.p
 class TableConsumer(ThinConsumer):
     """One socket at one table. Service calls run on worker threads (``thread_sensitive=False``),
     so the tables of a process proceed in parallel instead of queueing on Channels' one sync
-    thread; what a call commits is sent from this loop (games/broadcast.py)."""
+    thread; what a call commits is sent from this loop (realtime/broadcast.py)."""
 
     seat: int | None = None     # the seat whose messages it takes from the hub (None: spectators')
     joined = False              # whether it takes them yet
-    order: UpdateOrder | None = None     # its updates in version order (games/ordering.py)
+    order: UpdateOrder | None = None     # its updates in version order (realtime/ordering.py)
     # Where this socket's presence record says it listens (games/presence.py), once placed; and
     # whether it has closed: a closed socket is never joined or placed again (see _forget).
     placed: object = UNPLACED
@@ -381,8 +381,8 @@ class TableConsumer(ThinConsumer):
 
     # --- from the hub ---------------------------------------------------------------------------------
     def push(self, event: dict) -> None:
-        """A message for this socket from the table hub (games/hub.py): passed on in the order
-        pushed, by one task at a time (games/outbox.py)."""
+        """A message for this socket from the table hub (realtime/hub.py): passed on in the order
+        pushed, by one task at a time (realtime/outbox.py)."""
         if not self.closed:
             self.outbox.push(event)
 
@@ -402,7 +402,7 @@ class TableConsumer(ThinConsumer):
 
     async def _table_send(self, event):
         """Pass a message on: chat unless a companion hides it; updates in version order
-        (games/ordering.py), after checking each was built for this socket's seat."""
+        (realtime/ordering.py), after checking each was built for this socket's seat."""
         version = event.get("version")
         order = self.order
         if version is None or order.version is None:     # chat
@@ -433,7 +433,7 @@ class TableConsumer(ThinConsumer):
             await self._resync()
 
     async def _lost(self):
-        """This process's Redis subscriptions were renewed (games/layers.py): what was published
+        """This process's Redis subscriptions were renewed (realtime/layers.py): what was published
         meanwhile is lost, so the socket starts again from a fresh snapshot."""
         for companion in self.companions:       # what they keep may have changed meanwhile too
             await companion.lost()

@@ -24,7 +24,7 @@ from games import clocks, first_moves, loading, services, signals
 from games.engine import claims
 from games.engine.core import IllegalAction
 
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .loading import Live, locked, seat_of
 from .models import Match, Table
 

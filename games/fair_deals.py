@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import fair
 
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .loading import Live
 from .models import Deal, Seat
 

@@ -18,7 +18,7 @@ import logging
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .loading import Live
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Limits on the tables a user creates, on chat and on socket messages.
+"""Limits on the tables a user creates and on chat.
 
 Tables are limited per user in the default cache (Redis in scaled mode, so every process shares
 the count): at most TABLE_CREATE_RATE new tables, however they are asked for: the lobby's form,
@@ -13,10 +13,8 @@ Chat is limited per user in the default cache (Redis in scaled mode), so a user'
 several web processes share one count: at most CHAT_RATE messages (django-ratelimit's fixed
 window, e.g. "5/10s"), and the same words not again within CHAT_REPEAT_SECONDS.
 
-Socket messages are limited per connection (a connection lives in one process): a token bucket of
-SOCKET_BURST messages refilled at SOCKET_RATE a second. A message beyond it is refused with the
-error ``rate_limited``; a connection refused SOCKET_FLOOD_CLOSE times within SOCKET_FLOOD_SECONDS
-is closed with code 4429 (docs/PROTOCOL.md).
+Socket messages have their own limit, per connection (realtime/socket_limit.py); every limit
+refuses the same way (``rate_refusal``: ``rate_limited`` with the wait).
 """
 from __future__ import annotations
 
@@ -28,22 +26,14 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from accounts.limits import TOO_MANY_REQUESTS, wait_text
+from accounts.limits import TOO_MANY_REQUESTS
 from django_ratelimit.core import get_usage
-
-from .errors import ServiceError
+from realtime.errors import ServiceError
+from realtime.socket_limit import RATE_LIMITED, rate_refusal
 
 log = logging.getLogger(__name__)
 
-RATE_LIMITED = "rate_limited"
 TOO_MANY_TABLES = "too_many_tables"     # a table refused by TABLE_CREATE_RATE (category rate_limited)
-FLOODING = 4429         # the close code of a connection that kept sending over its limit
-
-
-def _refusal(reason: str, seconds: float, code: str = RATE_LIMITED) -> ServiceError:
-    seconds = max(1, int(round(seconds)))
-    return ServiceError(code, f"{reason} {wait_text(seconds)}", params={"retry_after": seconds},
-                        category=RATE_LIMITED)
 
 
 # --- tables per user ----------------------------------------------------------------------------
@@ -64,7 +54,7 @@ def _table_usage(user, increment: bool) -> dict | None:
 def tables_refusal(seconds: float, reason: str | None = None) -> ServiceError:
     """The refusal of a table over TABLE_CREATE_RATE (``reason``: worded for someone else than the
     user who is over it, e.g. the bot asked to accept his challenge)."""
-    return _refusal(reason or _("You have created many tables lately."), seconds, TOO_MANY_TABLES)
+    return rate_refusal(reason or _("You have created many tables lately."), seconds, TOO_MANY_TABLES)
 
 
 def check_tables(user) -> None:
@@ -104,7 +94,7 @@ def count_user_rate(user, group: str, rate: str, reason: str) -> None:
         return
     usage = get_usage(None, group=group, key=lambda _group, _request: str(user.pk), rate=rate, increment=True)
     if usage is not None and usage["should_limit"]:
-        raise _refusal(reason, usage["time_left"])
+        raise rate_refusal(reason, usage["time_left"])
 
 
 def check_chat(user, text: str) -> None:
@@ -118,52 +108,8 @@ def check_chat(user, text: str) -> None:
             until = time.time() + repeat
             if not cache.add(key, until, repeat):
                 left = (cache.get(key) or until) - time.time()
-                raise _refusal(_("You have just said that."), left)
+                raise rate_refusal(_("You have just said that."), left)
     except ServiceError:
         raise
     except Exception:   # the cache is down: chat rather than fail
         log.warning("chat limit: the cache failed; not limiting", exc_info=True)
-
-
-class SocketLimiter:
-    """One connection's token bucket (see the module's docstring). ``check`` says what to do with
-    the message just received: ``OK`` (handle it), ``REFUSE`` (answer rate_limited), ``CLOSE``
-    (close the connection: once) or ``DROP`` (ignore it: the connection is closing)."""
-
-    OK, REFUSE, CLOSE, DROP = "ok", "refuse", "close", "drop"
-    closed = False
-
-    def __init__(self, clock=None):
-        self.clock = clock or time.monotonic
-        self.burst = settings.SOCKET_BURST
-        self.rate = settings.SOCKET_RATE
-        self.flood_close = settings.SOCKET_FLOOD_CLOSE
-        self.flood_seconds = settings.SOCKET_FLOOD_SECONDS
-        self.tokens = float(self.burst)
-        self.at = self.clock()
-        self.refused = 0
-        self.refused_since = 0.0
-
-    def check(self) -> str:
-        if self.closed:
-            return self.DROP
-        if self.burst <= 0:
-            return self.OK
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return self.OK
-        if self.refused == 0 or now - self.refused_since > self.flood_seconds:
-            self.refused, self.refused_since = 0, now
-        self.refused += 1
-        if self.flood_close and self.refused >= self.flood_close:
-            self.closed = True
-            return self.CLOSE
-        return self.REFUSE
-
-    def error(self, version: int | None) -> dict:
-        """The socket's answer to a refused message (in the active language)."""
-        wait = max(1, round((1 - self.tokens) / self.rate)) if self.rate > 0 else 1
-        return _refusal(_("Too many messages: slow down."), wait).as_json(version)

@@ -29,7 +29,7 @@ from games import log_context, prepared, spectator_view
 from games.engine import core
 from games.engine.core import DealSetup, IllegalAction, Match as EngineMatch, State
 
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .models import Deal, Match, Seat, Table
 
 log = logging.getLogger(__name__)

@@ -1,9 +1,9 @@
 """Everything a client receives: the one answer to "what does a client receive".
 
 * **Addresses.** Each table socket takes the messages of exactly one seat of its table, or the
-  spectators': a message for them is addressed ``ToSeat(table, seat)`` (games/addresses.py); a
+  spectators': a message for them is addressed ``ToSeat(table, seat)`` (realtime/addresses.py); a
   commit's messages to a table travel as one message per table, which each process's table hub
-  hands out by seat (games/hub.py). Lobby sockets are in the group ``lobby.<game>``, tournament
+  hands out by seat (realtime/hub.py). Lobby sockets are in the group ``lobby.<game>``, tournament
   pages in ``tournament.<id>``.
 * **Table JSON** (``table_json``): seats, clocks, match scores, and the game's description from
   the engine (``rules``: teams, score columns, target) that the table client draws from.
@@ -13,7 +13,7 @@
 * **A commit's messages** (``commit_messages``): one per listening seat, built after the commit.
 * **Lobby rows** (``lobby_tables``).
 
-Nothing here writes; games/services.py decides when these are sent, games/broadcast.py sends.
+Nothing here writes; games/services.py decides when these are sent, realtime/broadcast.py sends.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games import wire
+from realtime import wire
 from games.engine import core
 
 from . import clocks, fair_deals, hints, signals, spectator_view
-from .addresses import Message, ToSeat, everyone
+from realtime.addresses import Message, ToSeat, everyone
 from .first_moves import exit_options
 from .loading import Live, load, seat_of
 from .models import ChatMessage, Seat, Table

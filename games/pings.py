@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from .socket_base import CLIENT_GONE, PING, PONG
+from realtime.socket_base import CLIENT_GONE, PING, PONG
 
 PONG_MESSAGE = {"type": "websocket.send", "text": PONG}
 MIN_GAP_SECONDS = 1.0

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import JSONField, Model, QuerySet
 
-from games import wire
+from realtime import wire
 
 # Stands in for the one (integer) parameter while a query is compiled, then is found among the
 # compiled parameters: a number no real id or count takes.

@@ -1,13 +1,13 @@
 """Committed changes whose publication was lost, found and told to their tables' sockets.
 
-A change is published right after its commit (games/broadcast.py). A process killed between the
+A change is published right after its commit (realtime/broadcast.py). A process killed between the
 two (a worker's SIGKILL, the OOM killer), or one that could not reach Redis, leaves a stored
 version nobody was sent. A socket notices a lost update only when a later one arrives
-(games/ordering.py), and none comes when the table now waits on a person whose screen still shows
+(realtime/ordering.py), and none comes when the table now waits on a person whose screen still shows
 someone else to act: the table would look stalled until his clock ran out.
 
 The scaled layer records each table's highest published version in the pipeline of its PUBLISH
-(games/layers.py). ``sweep`` (beat, every REPUBLISH_SECONDS) compares it with the stored version
+(realtime/layers.py). ``sweep`` (beat, every REPUBLISH_SECONDS) compares it with the stored version
 of every table someone listens at that changed within the window and has been quiet since:
 for each one behind, the table's group is sent a ``table.behind`` with the stored version, and
 each socket shown less resyncs from a fresh snapshot (games/consumers.py). That notice is recorded
@@ -27,8 +27,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from . import broadcast
-from .hub import BEHIND, table_group
+from realtime import broadcast
+from realtime.hub import BEHIND, table_group
 from .models import Table
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ def _quiet_tables() -> list[tuple[int, int]]:
 
 
 def _published(layer, published_versions, table_ids: list[int]) -> dict[int, int]:
-    """The layer's records, read on the loop that keeps its connections (games/broadcast.py)."""
+    """The layer's records, read on the loop that keeps its connections (realtime/broadcast.py)."""
     loop = broadcast.home_or_process_loop()
     if loop is None:
         return async_to_sync(published_versions)(table_ids)

@@ -3,7 +3,7 @@
 Every write follows one pattern (docs/ARCHITECTURE.md): ``loading.locked`` opens a transaction with the
 table row's lock and loads the table; the writer checks, applies through the engine, stores the deal
 record and bumps ``Table.version``; then, only on commit, each listening seat group gets its own view
-and the spectators the public one (games/messages.py builds them, games/broadcast.py sends them),
+and the spectators the public one (games/messages.py builds them, realtime/broadcast.py sends them),
 and the table's next due work (a bot move, a clock deadline, the next deal) is scheduled as one
 Celery task tied to the new version (games/scheduling.py).
 
@@ -27,13 +27,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import BOT_LEVELS, bot_user
-from games import (bots, broadcast, chat_text, clocks, fair_deals, first_moves, hints, limits, loading, messages,
+from games import (bots, chat_text, clocks, fair_deals, first_moves, hints, limits, loading, messages,
                    prepared, reasons, scheduling, thinking)
+from realtime import broadcast
 from games.engine import core
 from games.engine.core import IllegalAction, Match as EngineMatch
 
 from . import signals
-from .errors import ServiceError
+from realtime.errors import ServiceError
 from .loading import Live, locked, seat_of, select_table
 from .models import ChatMessage, Deal, Match, Seat, Table
 

@@ -5,7 +5,7 @@ An app registers, in its ``AppConfig.ready``:
 * **commands**: message types a client may send besides the game's own (moderation: ``mute``,
   ``unmute``, ``report``). A command runs on a worker thread, in the socket's language, and its
   commit's messages are sent as a move's are; it returns the reply to send (or None), or raises a
-  ``games.errors.ServiceError``, answered as an ``error`` like any refusal;
+  ``realtime.errors.ServiceError``, answered as an ``error`` like any refusal;
 * **companions**: a class of which each table socket keeps one instance, told when the socket
   opens, closes and may have lost layer messages, that may take layer messages of its own (to
   the socket's channel, by type) and hide unversioned lines (chat) from the socket (moderation:

@@ -11,7 +11,7 @@ import math
 import time
 from typing import Awaitable, Callable
 
-from .spawn import spawn
+from realtime.spawn import spawn
 
 
 class SyncPace:

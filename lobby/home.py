@@ -20,7 +20,7 @@ from games.bots import levels
 from games import in_progress, limits, services, time_controls
 from games.engine import core
 from games.engine.core import GAME_NAMES
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.labels import BOT_LEVEL_LABELS, bot_label, bot_level_choices, game_label, variant_label
 from games.models import Seat, Table
 

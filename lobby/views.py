@@ -12,7 +12,7 @@ from games.engine.core import GAME_NAMES, get_rules
 from games.forms import CreateTableForm
 from games.labels import bot_level_choices, game_label
 from games.models import Seat, Table
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from .rules_views import rules_link_label
 
 

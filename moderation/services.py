@@ -1,4 +1,4 @@
-"""The only writer of mutes and reports. Refusals are ``games.errors.ServiceError``s with a reason
+"""The only writer of mutes and reports. Refusals are ``realtime.errors.ServiceError``s with a reason
 for the player, as the table socket answers them (docs/PROTOCOL.md "Mute and report").
 
 A change of a user's mutes is announced, on commit, to his own group (``mutes.user_group``),
@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
-from games.errors import ServiceError
+from realtime import broadcast
+from realtime.errors import ServiceError
 from games.models import ChatMessage, Deal, Table
 
 from .models import Mute, Report

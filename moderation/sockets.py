@@ -11,7 +11,7 @@ in moderation/apps.py; docs/PROTOCOL.md "Mute and report".
 """
 from __future__ import annotations
 
-from games.socket_base import in_thread
+from realtime.socket_base import in_thread
 from games.socket_hooks import Asker, Companion
 
 from . import mutes, services

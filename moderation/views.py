@@ -7,7 +7,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 
 from . import services
 from .forms import ReportForm

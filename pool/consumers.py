@@ -18,10 +18,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import address_keys
-from games import broadcast, socket_base
-from games import language
-from games.socket_base import ThinConsumer, in_thread
-from games.errors import ServiceError
+from realtime import broadcast, socket_base
+from realtime import language
+from realtime.socket_base import ThinConsumer, in_thread
+from realtime.errors import ServiceError
 from games.labels import bot_level_choices
 from moderation import linked
 

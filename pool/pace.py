@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.limits import count_user_rate
 
 log = logging.getLogger(__name__)

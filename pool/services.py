@@ -23,8 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import BOT_LEVELS
-from games import broadcast, services as games
-from games.errors import ServiceError
+from games import services as games
+from realtime import broadcast
+from realtime.errors import ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import Seat, Table
 from moderation import linked

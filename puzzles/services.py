@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from games import reasons, thinking
 from games.bots import puzzle_solver as solver
 from games.engine.refusals import IllegalAction
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Deal, Match
 from ratings import rating as R
 

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import address_keys
 from games.engine.core import get_rules
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.labels import game_label
 
 from . import services

@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, messages
+from games import messages
+from realtime import broadcast
 from games.engine import core
 from games.models import Match, Seat
 

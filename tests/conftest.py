@@ -106,7 +106,7 @@ def guard(monkeypatch):
 @pytest.fixture
 def sent(monkeypatch):
     """Every group message the services send (after commit), still delivered."""
-    from games import broadcast
+    from realtime import broadcast
 
     out = []
     real = broadcast.deliver

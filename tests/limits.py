@@ -34,10 +34,12 @@ def clock(monkeypatch):
     from django.core.cache import cache
 
     from games import limits
+    from realtime import socket_limit
 
     cache.clear()
     fake = Clock()
     monkeypatch.setattr(django_ratelimit.core, "time", fake)
     monkeypatch.setattr(limits, "time", fake)
+    monkeypatch.setattr(socket_limit, "time", fake)
     yield fake
     cache.clear()

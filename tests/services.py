@@ -35,7 +35,7 @@ def per_worker(name: str) -> str:
     return f"{name}_{worker}" if worker else name
 
 
-# Redis has 16 database numbers; tests/games/test_layers.py and its kin use 8 with key prefixes of
+# Redis has 16 database numbers; tests/realtime/test_layers.py and its kin use 8 with key prefixes of
 # their own, the scaled stacks one number per worker from 10 on (each flushes it when it starts).
 SCALED_REDIS_DBS = range(10, 16)
 

@@ -8,8 +8,9 @@ import sys
 
 from tools import import_graph as IG
 
-# What this covers: every app of the site (a new one must be added to the layers too).
-APPS = ("games", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "lobby", "tournaments", "pool", "config")
+# What this covers: every app of the site, as settings install them (a new one must be placed in the
+# layers too, or the first test fails).
+APPS = IG.APPS
 
 
 @functools.cache
@@ -41,11 +42,35 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
 
 def test_it_reads_every_app_and_places_each_in_a_layer():
     graph = _tree()
-    assert set(APPS) <= set(IG.APPS)
+    assert {"config", "accounts", "realtime", "games", "puzzles", "ops"} <= set(APPS)
     for app in APPS:
         assert any(m == app or m.startswith(app + ".") for m in graph), app
         assert IG.layer_of(app) is not None, app
     assert {m for m in graph if m.startswith("games.engine.")} and "analysis.services" in graph
+
+
+def test_the_apps_are_the_installed_ones(tmp_path):
+    """The apps come from INSTALLED_APPS (read, not imported): the project's own packages, in order;
+    Django's and third parties' apps and dotted AppConfig paths are no package of this tree."""
+    for app in ("shop", "games"):
+        (tmp_path / app).mkdir()
+        (tmp_path / app / "__init__.py").write_text("")
+    settings = tmp_path / "settings.py"
+    settings.write_text('DEBUG = True\nINSTALLED_APPS = [\n    "django.contrib.admin",\n    "channels",\n'
+                        '    "games",   # a comment\n    "shop",\n]\n')
+    assert IG.installed_apps(settings, tmp_path) == ("games", "shop")
+
+
+def test_the_transport_is_below_every_app_that_uses_it():
+    """realtime carries every app's messages and knows none of them: it imports only accounts
+    (and itself), and the apps that talk over sockets reach it, not games' insides, for it."""
+    graph = _tree()
+    transport = [m for m in graph if m.startswith("realtime.")]
+    assert "realtime.broadcast" in transport and "realtime.socket_limit" in transport
+    for name in transport:
+        assert all(t.split(".")[0] in ("realtime", "accounts") for t in graph[name]), name
+    for app in ("botapi", "pool", "tournaments", "moderation"):
+        assert any(t.startswith("realtime.") for m in graph if m.startswith(app + ".") for t in graph[m]), app
 
 
 def test_it_has_no_import_cycle_between_modules():

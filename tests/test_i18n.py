@@ -119,5 +119,5 @@ def test_the_password_reset_email_is_in_german_for_a_german_browser(client, make
 
 @pytest.mark.parametrize("accept", [b"de-AT,de;q=0.9", b"de-DE", b"fr-FR,de-CH;q=0.7"])
 def test_the_table_socket_answers_a_german_browser_in_german(accept):
-    from games import language
+    from realtime import language
     assert language.of_scope({"headers": [(b"accept-language", accept)], "cookies": {}}) == "de"

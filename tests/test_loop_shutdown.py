@@ -1,6 +1,6 @@
 """No task outlives its loop: a task left pending when an async test's loop closes is finalized
 later by the garbage collector in the middle of another test (tests/conftest.py,
-``_cancel_every_task``), and a task nobody holds may be collected before it ends (games/spawn.py)."""
+``_cancel_every_task``), and a task nobody holds may be collected before it ends (realtime/spawn.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,13 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 
-from games.spawn import spawn
+from realtime.spawn import spawn
 
 
 def test_a_task_spawned_while_the_loop_shuts_down_ends_before_the_loop_closes():
     spawned = []
 
-    async def cleanup():       # a thread of the sockets' own pool, as games/socket_base.py's in_thread
+    async def cleanup():       # a thread of the sockets' own pool, as realtime/socket_base.py's in_thread
         await sync_to_async(time.sleep, thread_sensitive=False, executor=pool)(0.2)
 
     async def killed_socket():

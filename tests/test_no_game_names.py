@@ -50,7 +50,7 @@ JS_PATTERNS = [
 
 # Every app (tests/test_architecture.py's list), each with its subpackages.
 PY_DIRS = ("games", "lobby", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "tournaments", "pool",
-           "puzzles", "config")
+           "puzzles", "realtime", "ops", "config")
 SKIP_PARTS = {"migrations", "__pycache__"}
 SKIP_DIRS = ("games/engine/", "games/bots/")
 JS_SKIP = {"cards.js", "verify.js"}
@@ -90,10 +90,10 @@ def test_it_looks_where_it_should():
     assert {"ratings/rating.py", "ratings/services.py", "tournaments/services.py", "tournaments/standings.py",
             "games/messages.py", "static/js/table/main.js", "static/js/table/prompts/index.js",
             "static/js/lobby.js", "static/js/replay.js",
-            "lobby/rules_views.py", "games/templatetags/game_labels.py", "games/management/commands/demo_data.py",
+            "lobby/rules_views.py", "games/templatetags/game_labels.py", "ops/management/commands/demo_data.py",
             "templates/base.html", "templates/lobby/_table_i18n.html"} <= names
     for app in ("games", "lobby", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "tournaments",
-                "pool", "config"):
+                "pool", "realtime", "config"):
         assert any(n.startswith(app + "/") for n in names), app
     assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/lib/cards.js" for n in names)
 

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 # Packages whose every module the map names (migrations and package __init__ files aside).
-MAPPED = ("config", "accounts", "games", "tournaments", "ratings", "botapi", "analysis", "moderation", "pool",
-          "bench", "tools", "puzzles")
+MAPPED = ("config", "accounts", "realtime", "games", "tournaments", "ratings", "botapi", "analysis", "moderation",
+          "pool", "bench", "tools", "puzzles", "ops")
 
 MARKDOWN_REF = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.md)\b")
 UPPER_NAME = re.compile(r"[A-Z][A-Z0-9_]*\.md")
@@ -140,9 +140,9 @@ def test_the_readme_map_names_no_module_that_is_gone():
 
 
 def test_the_map_reading_attributes_names_to_their_packages():
-    lines = ["games/", "  engine/      core.py,", "               fair.py", "  hub.py       x",
+    lines = ["games/", "  engine/      core.py,", "               fair.py", "  clocks.py    x",
              "               tokens in accounts/tokens.py", "bench/         live.py"]
-    assert named_modules(lines) == {"games/engine/core.py", "games/engine/fair.py", "games/hub.py",
+    assert named_modules(lines) == {"games/engine/core.py", "games/engine/fair.py", "games/clocks.py",
                                     "accounts/tokens.py", "bench/live.py"}
 
 

@@ -23,10 +23,22 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Every package of the site, and the scripts around it (bench/, tools/: they import the site, which
-# never imports them back; they are in no layer).
-APPS = ("config", "accounts", "games", "lobby", "ratings", "archive", "tournaments", "botapi", "analysis",
-        "moderation", "pool", "ops")
+SETTINGS = ROOT / "config" / "settings.py"
+
+
+def installed_apps(settings: Path = SETTINGS, root: Path = ROOT) -> tuple[str, ...]:
+    """The project's own apps in settings' INSTALLED_APPS (read from the source, not imported):
+    the entries that are a package of this tree, so that a new app cannot be left unchecked."""
+    for node in ast.walk(ast.parse(settings.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "INSTALLED_APPS" for t in node.targets):
+            entries = [ast.literal_eval(element) for element in node.value.elts]
+            return tuple(e for e in entries if "." not in e and (root / e / "__init__.py").is_file())
+    raise LookupError(f"no INSTALLED_APPS in {settings}")
+
+
+# Every package of the site (config wires the installed apps into one site), and the scripts around
+# it (bench/, tools/: they import the site, which never imports them back; they are in no layer).
+APPS = ("config",) + installed_apps()
 PACKAGES = APPS + ("bench", "tools")
 
 # Known cycles being removed in other branches; each entry is the import that closes one, which
@@ -183,18 +195,21 @@ def component_graph(g: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 # Lowest first. The engine's rules, then the bots that play by them (both pure), then the users;
-# the tables (games) use users; ratings and moderation react to games (games/signals.py) and the
-# lobby's pages show them; the archive shows finished matches with their ratings, the analysis
-# judges them; tournaments run tables; the bot API serves all of these to programs; config wires
-# every app into one site.
+# the socket transport every app shares (realtime) knows users and no game; the tables (games) use
+# both; ratings and moderation react to games (games/signals.py) and the lobby's pages show them;
+# the archive shows finished matches with their ratings, the analysis judges them, the puzzles come
+# from the analysis; tournaments run tables; the bot API serves all of these to programs; ops
+# watches them all (and fills a fresh site: demo_data); config wires every app into one site.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("games.engine",),
     ("games.bots",),
     ("accounts",),
+    ("realtime",),
     ("games",),
     ("ratings", "moderation", "lobby"),
     ("archive",),
     ("analysis",),
+    ("puzzles",),
     ("tournaments", "pool"),
     ("botapi",),
     ("ops",),

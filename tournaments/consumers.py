@@ -10,8 +10,8 @@ from channels.generic.websocket import WebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import language
-from games.limits import FLOODING, SocketLimiter
+from realtime import language
+from realtime.socket_limit import FLOODING, SocketLimiter
 
 from . import page
 from .models import Tournament
@@ -45,7 +45,7 @@ class TournamentConsumer(WebsocketConsumer):
     limiter: SocketLimiter | None = None
 
     def receive(self, text_data=None, bytes_data=None):
-        # Send-only, but a flood still costs an answer each: the table socket's limit (games/limits.py).
+        # Send-only, but a flood still costs an answer each: the table socket's limit (realtime/socket_limit.py).
         self.limiter = self.limiter or SocketLimiter()
         verdict = self.limiter.check()
         if verdict == SocketLimiter.CLOSE:

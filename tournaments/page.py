@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.broadcast import send_on_commit
+from realtime.broadcast import send_on_commit
 from games.labels import player_labels
 from games.messages import tournament_group
 from games.models import Table
@@ -81,7 +81,7 @@ def state(t: Tournament) -> dict:
 
 def broadcast(tid: int) -> None:
     """Tell the tournament's page sockets that something changed: called after a commit, it sends
-    the page's state through the one sending path (games/broadcast.py), which reaches the layer
+    the page's state through the one sending path (realtime/broadcast.py), which reaches the layer
     from whichever thread committed (in embedded mode, often the worker's)."""
     send_on_commit(lambda: page_messages(tid))
 

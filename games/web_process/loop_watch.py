@@ -4,7 +4,7 @@ for ``LOOP_STALL_SECONDS``, every thread's stack goes to the log, once per stall
 Every page and socket of a process is served by that one loop. A call that blocks it (a
 synchronous wait on the loop's thread, a deadlock) stops them all at once, and from outside looks
 only like timeouts: pages that never load, broadcasts that give up after 10 s
-(games/broadcast.py). The stacks, written while it is stuck, say which call it was.
+(realtime/broadcast.py). The stacks, written while it is stuck, say which call it was.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ import threading
 from django.conf import settings
 
 from . import collector, liveness, loop_watch
-from games.spawn import spawn
+from realtime.spawn import spawn
 
 log = logging.getLogger(__name__)
 

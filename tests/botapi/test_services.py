@@ -8,7 +8,7 @@ from django.utils import timezone
 from botapi import services
 from botapi.models import Challenge
 from games import services as games
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Match, Table
 from ratings import services as ratings
 from ratings.models import MatchPlayer, Rating

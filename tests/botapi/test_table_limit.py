@@ -9,7 +9,7 @@ from botapi import tokens
 from botapi import services
 from botapi.models import Challenge
 from games import services as games
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Table
 from tests.botapi.test_services import robo  # noqa: F401  (fixture)
 from tests.botapi.test_views import _logged_in

@@ -6,7 +6,7 @@ import pytest
 from botapi import tokens
 from accounts.models import ApiToken
 from botapi import services
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 import pytest
 
 from games import chat_text, messages, services
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 
 
 @pytest.mark.parametrize("sent, kept", [

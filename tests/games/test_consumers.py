@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async as db
 
 from games import bots, loading, messages, services
-from games.addresses import ToSeat
+from realtime.addresses import ToSeat
 from games.models import Match, Table
 
 from .sockets import connect
@@ -201,10 +201,10 @@ async def test_it_passes_updates_on_in_version_order_and_resyncs_a_socket_when_o
         make_user, task_queue, monkeypatch):
     """Processes publish what they commit, so updates can reach a socket's process out of order."""
     from channels.layers import get_channel_layer
-    from games import ordering
+    from realtime import ordering
     monkeypatch.setattr(ordering, "GAP_SECONDS", 0.1)
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
-    from games import broadcast
+    from realtime import broadcast
     layer, v = get_channel_layer(), mover.version
     to = ToSeat(table.pk, mover.seat)
 
@@ -229,7 +229,7 @@ async def test_a_version_stored_and_never_published_is_resent_to_the_sockets_sho
     """A process killed between a move's commit and its publication (games/republish.py tells
     the table's sockets)."""
     from channels.layers import get_channel_layer
-    from games import broadcast, hub
+    from realtime import broadcast, hub
     table, mover, other, watcher = await two_player_game(make_user, task_queue)
     user = await db(lambda: Table.objects.get(pk=table.pk).seats.get(index=mover.seat).user)()
     action = mover.last["view"]["legal"][0]
@@ -327,7 +327,7 @@ async def test_a_send_to_a_socket_its_client_just_closed_does_not_end_the_consum
     from autobahn.exception import Disconnected
     from uvicorn.protocols.utils import ClientDisconnected
 
-    from games.socket_base import ThinConsumer
+    from realtime.socket_base import ThinConsumer
 
     error = {"daphne": Disconnected, "uvicorn": ClientDisconnected}[gone]
 

@@ -6,7 +6,7 @@ import pytest
 
 from games import exits, loading, presence, services
 from games.engine import cards as C
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 from pool.services import seated_at
 from ratings.models import MatchPlayer

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import loading, messages, services
 from games.engine import fair, verify
 from games.engine.core import get_rules
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
 from .helpers import human_move

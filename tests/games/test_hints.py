@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import hints, loading, messages, services
 from games.engine import cards as C
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Seat
 
 from .sockets import connect

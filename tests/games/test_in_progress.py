@@ -39,7 +39,7 @@ def test_play_now_takes_a_player_back_to_his_table_instead_of_a_second_one(clien
 
 
 def test_the_pools_at_table_refusal_carries_the_tables_link(make_user, task_queue):
-    from games.errors import ServiceError
+    from realtime.errors import ServiceError
     from pool import services as pool
     ala = make_user("ala")
     t = services.create_table(ala, "sixtysix", seats=["me", "basic"], start=True)

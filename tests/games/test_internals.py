@@ -1,7 +1,7 @@
 """The private internals the move path leans on, each checked for the shape it is used in.
 
 games/prepared.py compiles a move's queries once with Django's own compiler and sends them
-pipelined; games/layers.py publishes through channels_redis's shards. Both are measured gains
+pipelined; realtime/layers.py publishes through channels_redis's shards. Both are measured gains
 (bench/service.py, bench/live.py) that rest on names a library may change in any release: when
 one of these fails after an upgrade, adapt the module (or fall back to the public API) and
 measure again, rather than silence the test."""
@@ -71,7 +71,7 @@ def test_a_kept_user_can_be_attached_without_a_query():
 
 
 def test_what_the_scaled_layer_and_the_worker_lean_on_after_a_broker_or_redis_restart():
-    """games/layers.py (_Resubscribed) hooks the shard's subscriber connection and fills the loop
+    """realtime/layers.py (_Resubscribed) hooks the shard's subscriber connection and fills the loop
     layer's queues; config/worker.py overrides one method of Celery's consumer."""
     from celery.worker.consumer import Consumer
     from channels_redis.pubsub import RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -85,7 +85,7 @@ def test_what_the_scaled_layer_and_the_worker_lean_on_after_a_broker_or_redis_re
 
 
 def test_redis_py_still_installs_a_pubsub_push_handler_as_the_scaled_layer_sets_it():
-    """games/layers.py _skip_push_logging (bench/pubsub_read.py)."""
+    """realtime/layers.py _skip_push_logging (bench/pubsub_read.py)."""
     import redis.asyncio as aioredis
     from redis._parsers.hiredis import _AsyncHiredisParser
     pubsub = aioredis.Redis().pubsub()

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from games import loading, messages, presence, services, tasks
-from games.addresses import ToSeat
-from games.errors import ServiceError
+from realtime.addresses import ToSeat
+from realtime.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
 from .helpers import every_seat_moves, version

@@ -1,7 +1,6 @@
-"""Limits on abuse at the tables: tables created per user (the lobby's form and "Play now"), chat
-per user (a rate and repeated words, in the shared cache), and messages per socket (a token bucket
-per connection; a connection that keeps flooding is closed with 4429)."""
-import json
+"""Limits on abuse at the tables: tables created per user (the lobby's form and "Play now") and chat
+per user (a rate and repeated words, in the shared cache). Messages per socket:
+tests/realtime/test_socket_limit.py."""
 import time
 
 import pytest
@@ -10,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import exits, services
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import ChatMessage, Table
 from tests.limits import clock  # noqa: F401  (fixture)
 
@@ -133,76 +132,3 @@ async def test_a_chat_over_the_limit_is_refused_on_the_socket(make_user, chat_li
     assert err["type"] == "error" and err["category"] == err["code"] == "rate_limited"
     assert err["reason"].startswith("You have just said that.") and err["params"]["retry_after"] == 30
     await sock.comm.disconnect()
-
-
-# --- messages per socket -------------------------------------------------------------------------
-@pytest.fixture
-def socket_limits(settings, clock):
-    settings.SOCKET_BURST = 20
-    settings.SOCKET_RATE = 8.0
-    settings.SOCKET_FLOOD_CLOSE = 50
-    settings.SOCKET_FLOOD_SECONDS = 10.0
-    return clock
-
-
-async def test_it_refuses_socket_messages_beyond_the_burst_and_refills(make_user, socket_limits, task_queue):
-    ala = await db(make_user)("ala")
-    t = await db(services.create_table)(ala, "sixtysix")
-    sock, _ = await connect(t.pk, ala)
-    for _ in range(20):
-        assert (await sock.request({"type": "nonsense"}))["code"] == "unknown_type"    # handled
-    err = await sock.request({"type": "chat", "text": "over the limit"})
-    assert err["type"] == "error" and err["category"] == err["code"] == "rate_limited"
-    assert err["reason"] == "Too many messages: slow down. Please try again in 1 second."
-    assert err["version"] == sock.version
-    assert await db(ChatMessage.objects.count)() == 0                                  # not handled
-    socket_limits.advance(1)                                                            # 8 tokens back
-    for _ in range(8):
-        assert (await sock.request({"type": "nonsense"}))["code"] == "unknown_type"
-    assert (await sock.request({"type": "nonsense"}))["code"] == "rate_limited"
-    await sock.comm.disconnect()
-
-
-async def test_it_closes_a_socket_that_keeps_flooding_with_4429(make_user, socket_limits, task_queue):
-    ala = await db(make_user)("ala")
-    t = await db(services.create_table)(ala, "sixtysix")
-    sock, _ = await connect(t.pk, ala)
-    for _ in range(20):
-        await sock.request({"type": "nonsense"})
-    for _ in range(49):
-        assert (await sock.request({"type": "sync"}))["code"] == "rate_limited"
-    await sock.send({"type": "sync"})                   # the 50th refused within 10 s
-    assert await sock.comm.receive_output(timeout=2) == {"type": "websocket.close", "code": 4429}
-
-
-async def test_refusals_spread_out_do_not_close_the_socket(make_user, socket_limits, task_queue):
-    ala = await db(make_user)("ala")
-    t = await db(services.create_table)(ala, "sixtysix")
-    sock, _ = await connect(t.pk, ala)
-    for _ in range(20):
-        await sock.request({"type": "nonsense"})
-    for _ in range(3):
-        for _ in range(40):
-            assert (await sock.request({"type": "nonsense"}))["code"] == "rate_limited"
-        socket_limits.advance(11)        # a new 10 s span of refusals (and a full bucket again)
-        for _ in range(20):
-            assert (await sock.request({"type": "nonsense"}))["code"] == "unknown_type"
-    await sock.comm.disconnect()
-
-
-async def test_the_lobby_socket_is_limited_too(socket_limits):
-    from channels.testing import WebsocketCommunicator
-
-    from config.routing import application
-
-    comm = WebsocketCommunicator(application, "/ws/lobby/hearts/", headers=[(b"origin", b"http://localhost")])
-    assert (await comm.connect())[0]
-    await comm.receive_from()                           # the tables
-    for _ in range(20):
-        await comm.send_to(text_data="{}")
-        assert json.loads(await comm.receive_from())["code"] == "unknown_type"
-    for _ in range(49):
-        await comm.send_to(text_data="{}")
-        assert json.loads(await comm.receive_from())["code"] == "rate_limited"
-    await comm.send_to(text_data="{}")
-    assert await comm.receive_output(timeout=2) == {"type": "websocket.close", "code": 4429}

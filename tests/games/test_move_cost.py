@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import bots, broadcast, loading, services
+from games import bots, loading, services
+from realtime import broadcast
 from games.models import Deal, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -3,7 +3,7 @@ table with the same seats and settings, or cancelled with a reason."""
 import pytest
 
 from games import loading, messages, services
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Match, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import loading, messages, presence, services, tasks
-from games.addresses import ToSeat
+from realtime.addresses import ToSeat
 from games.models import Deal, Seat, Table
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 
 from .helpers import every_seat_moves, expire_clock, human_move, version
 

@@ -59,7 +59,7 @@ def test_play_now_refuses_a_clock_it_does_not_offer(client, clock, task_queue):
 
 @pytest.mark.parametrize("seats, rated", [(["me", ""], False), (["me", "basic"], True)])
 def test_only_an_unrated_table_against_bots_may_be_untimed(make_user, seats, rated):
-    from games.errors import ServiceError
+    from realtime.errors import ServiceError
     with pytest.raises(ServiceError) as err:
         services.create_table(make_user("ala"), "sixtysix", seats=seats, rated=rated,
                               bank_seconds=0, increment_seconds=0)

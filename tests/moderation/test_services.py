@@ -6,9 +6,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from accounts.models import bot_user
-from games import broadcast, messages
+from games import messages
+from realtime import broadcast
 from games import services as games
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import ChatMessage, Table
 from moderation import mutes, services
 from moderation.models import Mute, Report

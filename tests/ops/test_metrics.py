@@ -9,7 +9,7 @@ from prometheus_client import generate_latest
 
 from games import loading, services
 from games.models import Deal
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from ops import registry
 from tests.games.helpers import human_move
 

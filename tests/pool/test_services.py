@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from games.models import Table
 from pool import services
 from pool.models import PoolEntry

@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.bots import puzzle_solver as solver
 from games.engine.core import Match as EngineMatch
 from games.engine.records import state_of
-from games.errors import ServiceError
+from realtime.errors import ServiceError
 from puzzles import demo, services, tasks
 from puzzles.models import Attempt, Puzzle, PuzzleRating
 from ratings import rating as R

@@ -33,7 +33,7 @@ PLAY = hearts_table("pg", (0, 1, 2, 3, None)) + """
 import json, random
 from django.db import connection, transaction
 from psycopg.pq import TransactionStatus
-from games import broadcast
+from realtime import broadcast
 from games.bots import choose_action
 from games.models import Deal, Table
 rng = random.Random(7)
@@ -185,8 +185,8 @@ def test_a_database_host_that_stops_answering_is_given_up_on_in_seconds(out):
 PRESENCE = hearts_table("pr", (0, 2, 3)) + """
 import json, random, threading, time
 from django.db import connection
-from games import broadcast
-from games.addresses import ToSeat
+from realtime import broadcast
+from realtime.addresses import ToSeat
 from games.bots import choose_action
 
 read, release = threading.Event(), threading.Event()

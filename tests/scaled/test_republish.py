@@ -12,7 +12,8 @@ pytestmark = pytest.mark.scaled
 SCRIPT = hearts_table("rp", (0, None)) + """
 import json, random
 from django.conf import settings
-from games import broadcast, hub, republish
+from games import republish
+from realtime import broadcast, hub
 from games.bots import choose_action
 from games.models import Table
 settings.GAMES_REPUBLISH_QUIET_SECONDS = 0        # no wait for a publication still on its way

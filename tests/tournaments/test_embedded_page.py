@@ -1,6 +1,6 @@
 """Embedded mode end to end: the Celery worker thread inside Daphne starts a round, and the
 tournament page's socket hears of it. The in-memory layer lives on Daphne's loop; a broadcast
-from the worker thread must go through games/broadcast.py to reach it."""
+from the worker thread must go through realtime/broadcast.py to reach it."""
 import asyncio
 import json
 import time

@@ -187,7 +187,7 @@ def test_the_page_hears_the_round_is_over_with_the_commit_of_its_last_table(bots
     """Closing the round (and revealing a duplicate round's seed) does not wait for a queued step:
     in a busy worker that step, or the next tick, came seconds later, and the page said
     "Round 1 · playing" meanwhile. No tournament task runs here: the table's end alone must do it."""
-    from games.broadcast import collecting
+    from realtime.broadcast import collecting
     from games.messages import tournament_group
 
     t = make_tournament(clock, format="duplicate", rounds=2, boards=1, break_seconds=60, bot_level="random")

@@ -1,7 +1,7 @@
 """The embedded channel layer: a group's members get the message, expired ones are dropped."""
 import pytest
 
-from games.layers import EmbeddedChannelLayer
+from realtime.layers import EmbeddedChannelLayer
 
 pytestmark = pytest.mark.asyncio
 
@@ -38,7 +38,7 @@ async def test_it_refuses_invalid_names():
 
 async def test_the_scaled_layer_delivers_a_batch_in_order_through_redis():
     from tests.services import require_redis
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-batch")
     try:
@@ -59,7 +59,7 @@ async def test_the_scaled_layer_records_each_tables_highest_published_version():
     processes may publish a table's versions out of order, and only messages telling a table's
     version are recorded."""
     from tests.services import require_redis
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-published")
     try:
@@ -85,7 +85,7 @@ async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_o
     publishes reach Redis in the order they were committed."""
     import asyncio
     from tests.services import require_redis
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     require_redis()
     layer = ScaledChannelLayer(hosts=[{"address": "redis://127.0.0.1:6379/8", "max_connections": 2}],
                                prefix="test-burst")
@@ -102,7 +102,7 @@ async def test_the_scaled_layer_queues_a_burst_of_batches_on_one_connection_in_o
 async def test_the_scaled_layer_reports_an_unreachable_redis_to_every_caller_and_recovers():
     import asyncio
     from redis.exceptions import ConnectionError as RedisConnectionError
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:1/8"], prefix="test-down")
     try:
         results = await asyncio.gather(*(layer.group_send_many([("g", {"type": "m"})]) for _ in range(3)),

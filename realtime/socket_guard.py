@@ -35,7 +35,7 @@ from .errors import ServiceError
 log = logging.getLogger(__name__)
 
 NOT_FOUND = 4404
-TOO_MANY = 4429         # the code of every "too many" refusal: messages (games/limits.py) or sockets
+TOO_MANY = 4429         # the code of every "too many" refusal: messages (realtime/socket_limit.py) or sockets
 LEASE_SECONDS = 60
 RENEW_SECONDS = 20
 REASON_BYTES = 123      # the most a close frame's reason may hold (RFC 6455)

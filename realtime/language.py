@@ -1,6 +1,6 @@
 """The language a socket speaks: its language cookie, else its browser's Accept-Language, else
 the site's default. Every socket consumer (tables, lobby, tournaments, bots) and the refusals
-before one (games/socket_guard.py) word what they send in it."""
+before one (realtime/socket_guard.py) word what they send in it."""
 from __future__ import annotations
 
 from django.conf import settings

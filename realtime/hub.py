@@ -4,8 +4,8 @@ One message per table rather than one per seat's group, because at a few hundred
 the per-socket machinery of Channels (a subscription, a receive task and a dispatch for each
 socket's message) would cost a web process more CPU than the game (docs/SCALING.md, "The fan-out: done"):
 
-* ``bundle`` (called by games/broadcast.py on every send) folds a commit's messages addressed to
-  one table's seats (``ToSeat``, games/addresses.py) into one message to the table's group
+* ``bundle`` (called by realtime/broadcast.py on every send) folds a commit's messages addressed to
+  one table's seats (``ToSeat``, realtime/addresses.py) into one message to the table's group
   ``table.<id>``: each seat's payload under its seat (None: the spectators'), as
   games/messages.py built them;
 * ``TableHub``, one per process (per event loop), is that group's only member: it receives the
@@ -14,8 +14,8 @@ socket's message) would cost a web process more CPU than the game (docs/SCALING.
   says the seat it was built for, which the hub checks against the seat it is listed under and
   the socket against its own seat at the moment it passes it on.
 
-A socket's updates stay in order and a lost one is still noticed (games/ordering.py);
-after Redis comes back (games/layers.py ``_Resubscribed``), or when a committed change was never
+A socket's updates stay in order and a lost one is still noticed (realtime/ordering.py);
+after Redis comes back (realtime/layers.py ``_Resubscribed``), or when a committed change was never
 published (games/republish.py), the hub tells each socket of the table to resync.
 """
 from __future__ import annotations
@@ -150,7 +150,7 @@ class TableHub:
                 for socket in list(sockets):
                     socket.push({"type": BEHIND, "version": message["version"]})
         elif kind == "table.lost":
-            # The layer's subscriptions were renewed (games/layers.py): every socket of the table.
+            # The layer's subscriptions were renewed (realtime/layers.py): every socket of the table.
             for sockets in list(self.tables.get(_table_of(message.get("group", "")), {}).values()):
                 for socket in list(sockets):
                     socket.push({"type": "table.lost"})

@@ -1,7 +1,7 @@
 """Where a committed change's messages go: a table's sockets at one seat, addressed directly.
 
 A message for the sockets of a seat (or of a table's spectators) is addressed ``ToSeat(table,
-seat)``; games/hub.py folds a commit's such messages into one layer message per table, each
+seat)``; realtime/hub.py folds a commit's such messages into one layer message per table, each
 payload under its seat, without reading any name back. Every other message (the lobby, a
 tournament page, a user's sockets) goes to a channel-layer group named by a string.
 """

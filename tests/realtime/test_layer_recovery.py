@@ -1,6 +1,6 @@
 """The scaled channel layer after Redis went away: the subscriptions come back with a resync of
 every table socket, and a publish through a connection that went stale is made again
-(games/layers.py; tests/scaled/test_faults.py restarts a real Redis under running servers)."""
+(realtime/layers.py; tests/scaled/test_faults.py restarts a real Redis under running servers)."""
 import asyncio
 
 import pytest
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-renewed")
     try:
@@ -35,7 +35,7 @@ async def test_renewed_subscriptions_tell_each_table_socket_and_only_those():
 async def test_a_publish_through_a_connection_redis_dropped_is_made_again():
     import redis.asyncio as aioredis
 
-    from games.layers import ScaledChannelLayer
+    from realtime.layers import ScaledChannelLayer
     require_redis()
     layer = ScaledChannelLayer(hosts=["redis://127.0.0.1:6379/8"], prefix="test-stale")
     other = aioredis.Redis(host="127.0.0.1", port=6379, db=8)

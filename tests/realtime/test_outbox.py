@@ -1,10 +1,10 @@
-"""games/outbox.py: one socket's messages passed on in order by one task; a failing or gone
+"""realtime/outbox.py: one socket's messages passed on in order by one task; a failing or gone
 client costs only its own message."""
 import asyncio
 
 from autobahn.exception import Disconnected
 
-from games.outbox import Outbox
+from realtime.outbox import Outbox
 
 
 async def settle():

@@ -1,7 +1,7 @@
-"""games/stages.py: the opt-in hop timings bench/live.py --stages reads back."""
+"""realtime/stages.py: the opt-in hop timings bench/live.py --stages reads back."""
 import time
 
-from games import stages
+from realtime import stages
 
 
 def test_it_is_off_unless_the_bench_asks_for_it():

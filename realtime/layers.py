@@ -1,7 +1,7 @@
 """Channel layers: the embedded mode's in-memory one, and the scaled mode's Redis pub/sub one.
 
 Both add ``group_send_many(messages)``: a committed move's messages to its seat groups and
-spectators, sent as one batch (games/broadcast.py uses it when a layer has it).
+spectators, sent as one batch (realtime/broadcast.py uses it when a layer has it).
 
 The embedded layer (one process, no Redis):
 
@@ -103,7 +103,7 @@ class ScaledChannelLayer(RedisPubSubChannelLayer):
 
     @staticmethod
     def _published_key(layer, message: dict) -> tuple[str, int] | None:
-        """The record to keep for a message that tells a table's version (games/hub.py's bundle
+        """The record to keep for a message that tells a table's version (realtime/hub.py's bundle
         of a commit's updates, games/republish.py's notice): (key, version)."""
         table, version = message.get("table"), message.get("version")
         if type(table) is int and type(version) is int:
@@ -232,7 +232,7 @@ class _Resubscribed:
     (games/consumers.py, ``table_send``): when none comes, as when everyone waits for the one that
     was lost, the table would look stalled until a clock ran out. redis-py reconnects the shard's
     subscriber connection by itself and subscribes it again; right after, this sends each member
-    of a table group a ``table.lost`` naming the group (the table hub, games/hub.py, passes it to
+    of a table group a ``table.lost`` naming the group (the table hub, realtime/hub.py, passes it to
     each of the table's sockets), and each socket answers with a fresh snapshot. Read after the
     subscriptions were renewed, the snapshot covers every change published before them; later
     ones arrive as updates (tests/scaled/test_faults.py, the Redis restart)."""
@@ -254,7 +254,7 @@ class _Resubscribed:
         named = len(layer._get_group_channel_name(""))
         for group, members in list(layer.groups.items()):
             if group[named:].startswith("table.") and layer._get_shard(group) is self.shard:
-                # Which table: the table hub (games/hub.py) tells that table's sockets.
+                # Which table: the table hub (realtime/hub.py) tells that table's sockets.
                 lost = layer.channel_layer.serialize({"type": "table.lost", "group": group[named:]})
                 for channel in members:
                     queue = layer.channels.get(channel)

@@ -1,13 +1,13 @@
-"""The table hub (games/hub.py): one layer message per table per commit, and each socket of the
+"""The table hub (realtime/hub.py): one layer message per table per commit, and each socket of the
 process gets its own seat's payloads from it, in order; nobody else's."""
 import asyncio
 
 import pytest
 
-from games import broadcast
-from games.addresses import ToSeat
-from games.hub import BEHIND, TableHub, bundle
-from games.layers import EmbeddedChannelLayer, ScaledChannelLayer
+from realtime import broadcast
+from realtime.addresses import ToSeat
+from realtime.hub import BEHIND, TableHub, bundle
+from realtime.layers import EmbeddedChannelLayer, ScaledChannelLayer
 from tests.services import require_redis
 
 pytestmark = pytest.mark.asyncio
@@ -177,7 +177,7 @@ async def test_a_socket_never_passes_on_a_text_built_for_another_seat_and_resync
 
     from games import services
 
-    from .sockets import connect
+    from tests.games.sockets import connect
 
     ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
     table = await db(services.create_table)(ala, "sixtysix", seats=[ala, ola], start=True)

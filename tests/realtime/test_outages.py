@@ -1,6 +1,6 @@
 """Outages a player can read: a message that needs PostgreSQL or Redis while it is out of reach is
 answered with the error ``unavailable`` and a reason, the socket stays open and works again after
-(games/outages.py). The real outages: tests/scaled/test_faults.py."""
+(realtime/outages.py). The real outages: tests/scaled/test_faults.py."""
 import pytest
 from channels.db import database_sync_to_async as db
 from django.db import OperationalError
@@ -9,7 +9,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games import messages, services
 from games.models import Table
 
-from .sockets import connect
+from tests.games.sockets import connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

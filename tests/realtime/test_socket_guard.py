@@ -1,4 +1,4 @@
-"""What every socket passes before it is served (games/socket_guard.py): refusals a browser can read
+"""What every socket passes before it is served (realtime/socket_guard.py): refusals a browser can read
 (accepted, then closed with the code docs/PROTOCOL.md gives), a path with no socket, the size of a
 message (refused before it is parsed), and the sockets one address or one account may hold open at
 once, counted in the shared cache with leases a dead process cannot keep."""
@@ -9,12 +9,13 @@ from channels.db import database_sync_to_async as db
 from channels.testing import WebsocketCommunicator
 
 from config.routing import application
-from games import services, socket_guard, wire
+from games import services
+from realtime import socket_guard, wire
 from tests.limits import clock  # noqa: F401  (fixture)
 
 from tests.botapi.test_sockets import _bot_with_token, token_socket
 
-from .sockets import _cookie, connect, refused
+from tests.games.sockets import _cookie, connect, refused
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

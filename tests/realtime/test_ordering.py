@@ -1,10 +1,10 @@
-"""games/ordering.py: a socket's updates in version order, and a resync when one is lost."""
+"""realtime/ordering.py: a socket's updates in version order, and a resync when one is lost."""
 import asyncio
 
 import pytest
 
-from games import ordering
-from games.ordering import UpdateOrder
+from realtime import ordering
+from realtime.ordering import UpdateOrder
 
 
 async def _never():

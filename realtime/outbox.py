@@ -1,5 +1,5 @@
 """What the table hub hands one socket, passed on in the order pushed by one task at a time, so
-that a client slow to read holds up only itself (games/hub.py pushes; games/consumers.py
+that a client slow to read holds up only itself (realtime/hub.py pushes; games/consumers.py
 delivers)."""
 from __future__ import annotations
 

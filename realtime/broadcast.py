@@ -115,8 +115,8 @@ def run_on(loop: asyncio.AbstractEventLoop, coroutine):
 
 async def send(layer, messages: list[Message]) -> None:
     """Send a commit's messages, in order: as one batch where the layer takes batches
-    (games/layers.py), else one by one; a table's messages addressed to its seats as one message
-    to the table's group (games/hub.py)."""
+    (realtime/layers.py), else one by one; a table's messages addressed to its seats as one message
+    to the table's group (realtime/hub.py)."""
     if not messages:
         return
     messages = hub.bundle(messages)

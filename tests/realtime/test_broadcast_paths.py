@@ -1,10 +1,10 @@
-"""Which loop a committed change's messages leave on, by who committed it (games/broadcast.py)."""
+"""Which loop a committed change's messages leave on, by who committed it (realtime/broadcast.py)."""
 import asyncio
 import threading
 
 from asgiref.sync import sync_to_async
 
-from games import broadcast
+from realtime import broadcast
 
 MESSAGES = [("table.1", {"type": "table.behind", "table": 1, "version": 7})]
 

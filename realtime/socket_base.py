@@ -15,9 +15,9 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import translation
 
-from . import language, limits, socket_guard, wire
+from . import language, socket_guard, socket_limit, wire
 
-FLOODING = limits.FLOODING     # 4429: kept sending over its limit (games/limits.py)
+FLOODING = socket_limit.FLOODING     # 4429: kept sending over its limit (realtime/socket_limit.py)
 CLIENT_GONE = (Disconnected, ClientDisconnected)    # a send to a socket whose client has left
 
 
@@ -70,19 +70,19 @@ class ThinConsumer(socket_guard.Guarded, AsyncWebsocketConsumer):
             send = wrapper.real_send
         await send({"type": "websocket.send", "text": text_data})
 
-    limiter: limits.SocketLimiter | None = None
+    limiter: socket_limit.SocketLimiter | None = None
 
     async def over_limit(self, version: int | None = None) -> bool:
-        """Whether the message just received is over this connection's limit (games/limits.py):
+        """Whether the message just received is over this connection's limit (realtime/socket_limit.py):
         then it is answered with the error ``rate_limited``, or the flooding socket is closed."""
         if self.limiter is None:
-            self.limiter = limits.SocketLimiter()
+            self.limiter = socket_limit.SocketLimiter()
         verdict = self.limiter.check()
-        if verdict == limits.SocketLimiter.OK:
+        if verdict == socket_limit.SocketLimiter.OK:
             return False
-        if verdict == limits.SocketLimiter.CLOSE:
+        if verdict == socket_limit.SocketLimiter.CLOSE:
             await self.close(code=FLOODING)
-        elif verdict == limits.SocketLimiter.REFUSE:
+        elif verdict == socket_limit.SocketLimiter.REFUSE:
             with translation.override(language.of_scope(self.scope)):
                 await self.send_json(self.limiter.error(version))
         return True
