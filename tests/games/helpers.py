@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import bots, loading, services
+from games import bots, first_moves, loading, services
 from games.models import Seat, Table
 
 
@@ -39,7 +39,7 @@ def expire_clock(table_id, seat):
 def every_seat_moves(table_id, users, task_queue=None):
     """Play until every seat has made its first move of the match (a match ended earlier is aborted):
     random legal moves for the people (``users`` by seat, None for a bot), due tasks for the bots."""
-    while len({s for s, _ in live(table_id).state.log}) < len(users):
+    while not first_moves.every_seat_moved(live(table_id)):      # a finished deal counts as everyone's
         if task_queue is not None:
             task_queue.run_due()
         lv = live(table_id)
