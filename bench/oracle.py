@@ -5,7 +5,7 @@
 Side A is the level whose draws keep the other seats' real hands (in sixty-six the stock's order
 stays hidden and is shuffled per draw, unless ``--full``: then nothing is hidden; with
 ``--trumps`` side A learns only which trumps the opponent holds); side B is the
-same level as it plays. Everything else is the arena's (``games.bots.arena``): duplicate deals,
+same level as it plays. Everything else is the arena's (``games.bots.lab.duel``): duplicate deals,
 one deal a match, budgets on each bot's CPU clock. Reading the opponents' cards from their play,
 however well, can at most make the level into side A: the score measured here bounds what an
 inference could add, and says whether the hidden cards are where its losses are.
@@ -24,7 +24,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import arena, sampling, strong  # noqa: E402
+from games.bots import sampling, strong  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine.core import get_rules  # noqa: E402
@@ -126,7 +127,7 @@ def _true_hands(enumerate_hands):
     return hands
 
 
-_arena_choose = arena.choose_action
+_arena_choose = duel.choose_action
 
 
 def _choose(level: str, view: dict, rng, budget_ms):
@@ -161,11 +162,11 @@ def main(argv=None) -> int:
         sampling.SAMPLERS[game] = _true_sample(sampler)
     strong.sixtysix_hands = _true_hands(strong.sixtysix_hands)
     sampling.sixtysix_draws = _true_draws(sampling.sixtysix_draws)
-    arena.choose_action = _choose
-    cfg = arena.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
+    duel.choose_action = _choose
+    cfg = duel.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
                        args.level, None, args.seed, 1, cpu_clock=True)
-    summary = arena.run(cfg, args.deals, max(1, args.jobs), progress=False)
-    print(arena.report(cfg, summary))
+    summary = duel.run(cfg, args.deals, max(1, args.jobs), progress=False)
+    print(duel.report(cfg, summary))
     return 0
 
 

@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.bots import ss_solver  # noqa: E402
-from games.bots.arena import choose_action, percentile  # noqa: E402
+from games.bots.lab.duel import choose_action, percentile  # noqa: E402
 from games.engine import sixtysix as SS  # noqa: E402
 from games.engine.core import deal  # noqa: E402
 

@@ -41,7 +41,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import arena, sampling  # noqa: E402
+from games.bots import sampling  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import sixtysix as SS  # noqa: E402
 from games.engine.core import Match, get_rules  # noqa: E402
@@ -379,11 +380,11 @@ def _log_deal(args) -> list[dict]:
     state = rules.new_state(match.setup_for(**rules.deal_cards(match.variant, match.dealer, deck)))
     rngs = [random.Random(f"reading-{pair}-{seat}") for seat in range(2)]
     rows = []
-    with arena.budgets_on_cpu_clock(True):
+    with duel.budgets_on_cpu_clock(True):
         while not state.is_over():
             seat = state.seats_to_act()[0]
             view = state.view(seat)
-            action = arena.choose_action(level, view, rngs[seat], None)
+            action = duel.choose_action(level, view, rngs[seat], None)
             if view["phase"] == "play1" and not view["closed"] and action["type"] == "play":
                 view = {k: v for k, v in view.items() if k != "legal"}
                 rows.append({"pair": pair, "view": view, "card": action["card"],

@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import arena, base, hearts_search, levels, sampling, spades_search, strong  # noqa: E402
+from games.bots import base, hearts_search, levels, sampling, spades_search, strong  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.bots import trick_solver as T  # noqa: E402
 from games.bots.ss_ismcts import Node, select  # noqa: E402  (the tree's nodes and UCB step)
 from games.engine import cards as C  # noqa: E402
@@ -131,7 +132,7 @@ TREE = "tree"
 
 def _tree_level(level: str, share: float):
     """An arena ``choose_action`` in which side ``TREE`` is ``level`` with its play by the tree."""
-    plain = arena.choose_action
+    plain = duel.choose_action
     budget = levels.get(level).budget_ms
 
     def choose(name, view, rng, budget_ms):
@@ -154,11 +155,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args(argv)
-    arena.choose_action = _tree_level(args.level, args.share)   # the pool's workers fork with it
-    cfg = arena.Config(args.game, get_rules(args.game).variants[0], TREE, args.against, None,
+    duel.choose_action = _tree_level(args.level, args.share)   # the pool's workers fork with it
+    cfg = duel.Config(args.game, get_rules(args.game).variants[0], TREE, args.against, None,
                        args.seed, 1, True)
     print(f"A = {args.level} with its play by the tree ({args.share:g} of its budget)")
-    print(arena.report(cfg, arena.run(cfg, args.matches, args.jobs, progress=False)))
+    print(duel.report(cfg, duel.run(cfg, args.matches, args.jobs, progress=False)))
     return 0
 
 

@@ -1,6 +1,6 @@
 """A bot level as it was at an earlier commit, for A/B measurements in the arena (bench only).
 
-    python -m games.bots.arena --game hearts --a strong --b git:493aadf:strong
+    python -m games.bots.lab.duel --game hearts --a strong --b git:493aadf:strong
 
 ``git:REV:LEVEL`` loads ``games/bots/`` of commit ``REV`` (``git show``) into a package of its own
 (``bots_at_<commit>``, written once per commit into the temporary directory) beside the current
@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from . import base as bot_base
+from .. import base as bot_base
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PREFIX = "git:"
 
 
@@ -50,9 +50,11 @@ def _written(sha: str, name: str) -> Path:
         return home
     draft = Path(tempfile.mkdtemp(prefix=f"bots-baseline-{sha[:12]}-"))
     (draft / name).mkdir()
-    for path in _git("ls-tree", "--name-only", sha, "games/bots/").split():
+    for path in _git("ls-tree", "-r", "--name-only", sha, "games/bots/").split():
         if path.endswith(".py"):
-            (draft / name / Path(path).name).write_text(_git("show", f"{sha}:{path}"))
+            target = draft / name / Path(path).relative_to("games/bots")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(_git("show", f"{sha}:{path}"))
     try:
         draft.rename(home)
     except OSError:                 # another process put its copy there first: use that one
