@@ -19,7 +19,7 @@ that reading is worth anything:
   fitted here on the strong bot's own open-stock decisions in self-play (``fit``).
 * **A draw's weight** is the likelihood of his plays under the model (``log_weight``), and
   ``weighted_draws`` is ``sampling.sixtysix_draws`` with it (a pool of uniform draws, picked by
-  weight): what the tree search (``ss_ismcts``) was measured with.
+  weight): what the tree search (``sixtysix_tree``) was measured with.
 
 The measure: on held-out deals, at each decision with his earlier plays to read, how many cards
 of his real hand an average draw holds, uniform and weighted (``overlap``). Measured 2026-11-28

@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import base, hearts_search, levels, sampling, spades_search, strong  # noqa: E402
+from games.bots import base, hearts_search, levels, parts, sampling, spades_search, strong  # noqa: E402
 from games.bots.lab import duel  # noqa: E402
 from games.bots import trick_solver as T  # noqa: E402
-from games.bots.ss_ismcts import Node, select  # noqa: E402  (the tree's nodes and UCB step)
+from games.bots.sixtysix_tree import Node, select  # noqa: E402  (the tree's nodes and UCB step)
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine import spades as SP  # noqa: E402
@@ -75,7 +75,7 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
 def hand_draws(view: dict, rng):
     """A function drawing the other seats' hands (``{seat: mask}``) as ``sampling.sample_trick_game``
     does, the view read once."""
-    pool, capacity, allowed, fixed = sampling.DRAW_CONSTRAINTS[view["game"]](view)
+    pool, capacity, allowed, fixed = parts.of(view["game"]).draw_constraints(view)
     return lambda: sampling.deal_constrained(pool, capacity, allowed, rng, fixed)
 
 

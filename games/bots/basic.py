@@ -13,6 +13,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import sixtysix as SS
 
+from . import parts
 from .base import check_view, rng_of
 
 IDX = C.INDEX
@@ -23,7 +24,7 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None) -> dict:
     rng = rng_of(rng)
     if len(legal) == 1 and legal[0]["type"] != "pass":
         return dict(legal[0])
-    return POLICIES[view["game"]](view, legal, rng)
+    return parts.of(view["game"]).basic_policy(view, legal, rng)
 
 
 def _find(legal, **fields):
@@ -418,5 +419,3 @@ def spades_play(view, cards: list[int]) -> int:
         return max(losers, key=lambda c: (C.SUIT_OF[c] != C.SPADES, C.RANK_OF[c])) if not need else losers[0]
     return winners[0]
 
-
-POLICIES = {"sixtysix": sixtysix_policy, "hearts": hearts_policy, "spades": spades_policy}

@@ -24,7 +24,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import hearts as H
 
-from . import basic, trick_solver as T
+from . import basic, parts, sampling, trick_solver as T
 
 EPSILON = 0.08
 MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
@@ -186,3 +186,17 @@ def _plain_move(s, seat) -> int:
         return _high_rank(playable)
     safe = playable & ~_POINT_CARDS or playable
     return min(H.cards_in(safe), key=lambda c: c % 13)
+
+
+def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict | None:
+    """The pass and the moon are basic's: the triples the rollouts preferred to it did no better in
+    play, and worse the more draws judged them (docs/BOTS.md, "Changes measured against today's
+    strong"). Every other decision is searched (None)."""
+    if legal[0]["type"] in ("moon", "pass"):
+        return basic.choose_action(view, rng)
+    return None
+
+
+parts.register("hearts", parts.BotParts(
+    basic_policy=basic.hearts_policy, rollout=rollout, unit=5.0, sample=sampling.sample_trick_game,
+    draw_constraints=sampling.hearts_constraints, first_answer=first_answer))

@@ -3,7 +3,7 @@ exactly with every card known (no Django here; the site's side is puzzles/).
 
 A puzzle is a moment of a deal record, before one seat's play, late enough for the exact solvers
 the strong bot uses on its draws: Sixty-six once the stock is closed or exhausted
-(``ss_solver``), the last ``CARDS[game]`` tricks of Hearts and Spades (``trick_solver``). There
+(``sixtysix_solver``), the last ``CARDS[game]`` tricks of Hearts and Spades (``trick_solver``). There
 every option's exact value for the seat is computed with all hands known (a double-dummy puzzle:
 the page shows every hand open and says so), and the position is a puzzle when exactly one option
 is best, by at least ``MARGIN[game]`` (Sixty-six: the one play that wins the deal, every other
@@ -23,7 +23,7 @@ from games.engine import spades as SP
 from games.engine.core import State
 from games.engine.records import state_of
 
-from . import ss_solver, trick_solver
+from . import sixtysix_solver, trick_solver
 
 # Most cards in any hand at a puzzle's position (the solve of every option stays in milliseconds).
 CARDS = {"sixtysix": 6, "hearts": 4, "spades": 4}
@@ -39,7 +39,7 @@ def value(state: State, me: int) -> float | None:
         if state.over:
             gp = state.game_points
             return float(gp[me] - gp[1 - me])
-        return ss_solver.solve(state, me) if ss_solver.solvable(state) else None
+        return sixtysix_solver.solve(state, me) if sixtysix_solver.solvable(state) else None
     if game == "hearts":
         if state.phase in (H.PASS,):
             return None
@@ -62,7 +62,7 @@ def in_window(state: State) -> bool:
     if state.is_over():
         return False
     game = state.game
-    if game == "sixtysix" and not ss_solver.solvable(state):
+    if game == "sixtysix" and not sixtysix_solver.solvable(state):
         return False
     if game == "hearts" and state.phase != H.PLAY:
         return False

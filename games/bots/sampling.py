@@ -21,6 +21,8 @@ from typing import Callable
 from games.engine import cards as C
 from games.engine import sixtysix as SS
 
+from . import parts
+
 ALL_SUITS = (1 << 4) - 1
 
 
@@ -134,13 +136,11 @@ def spades_constraints(view: dict) -> tuple[list[int], dict[int, int], dict[int,
     return pool, capacity, {s: allowed[s] for s in seats}, {}
 
 
-# The draw's constraints of the trick games, by game (the samplers below, bench/trick_tree.py).
-DRAW_CONSTRAINTS = {"hearts": hearts_constraints, "spades": spades_constraints}
 
 
 def sample_trick_game(view: dict, rng) -> dict:
     """The hidden hands of a hearts or spades view, drawn within what the play has shown."""
-    pool, capacity, allowed, fixed = DRAW_CONSTRAINTS[view["game"]](view)
+    pool, capacity, allowed, fixed = parts.of(view["game"]).draw_constraints(view)
     hands = deal_constrained(pool, capacity, allowed, rng, fixed)
     return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
 
@@ -241,9 +241,6 @@ def sixtysix_hands(view: dict, limit: int) -> list[int] | None:
     return [k["opp_fixed"] | C.mask_of(combo) for combo in itertools.combinations(allowed, need)]
 
 
-SAMPLERS = {"hearts": sample_trick_game, "spades": sample_trick_game, "sixtysix": sample_sixtysix}
-
-
 def sample(view: dict, rng) -> dict:
     """Hidden cards consistent with ``view``, drawn with ``rng``."""
-    return SAMPLERS[view["game"]](view, rng)
+    return parts.of(view["game"]).sample(view, rng)

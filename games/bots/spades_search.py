@@ -26,7 +26,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import spades as SP
 
-from . import basic, paired, trick_solver as T
+from . import basic, paired, parts, sampling, trick_solver as T
 
 EPSILON = 0.08
 BID_SPREAD = 2              # candidates: basic's bid +- this many tricks
@@ -104,7 +104,7 @@ def policy_move(s, seat) -> int:
         short = bids[other] + bids[other + 2] - theirs
         need = short > 0 and short >= 13 - len(s.done) - 1
     trick = s.trick
-    cards = SP._cards_of_mask(playable)
+    cards = SP.cards_of_mask(playable)
     if not trick:
         if i_nil:
             return min(cards, key=_rank_key)
@@ -189,3 +189,15 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
     # Within the play's budget, like every decision (it once thought 4 x the budget: issue 33).
     rows = paired.draws(view, options, rng, budget_ms, iterations, rollout)
     return options[paired.choose(rows, default=default)]
+
+
+def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict | None:
+    """A bid (blind nil too) by ``choose_bid``, within the budget; the play is searched (None)."""
+    if legal[0]["type"] in ("bid", "blind_nil"):
+        return choose_bid(view, legal, rng, budget_ms, iterations)
+    return None
+
+
+parts.register("spades", parts.BotParts(
+    basic_policy=basic.spades_policy, rollout=rollout, unit=50.0, sample=sampling.sample_trick_game,
+    draw_constraints=sampling.spades_constraints, first_answer=first_answer))

@@ -239,7 +239,7 @@ def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
     # Kurnik, the stock is gone: every card not in seat 0's hand was played or is in seat 1's, and
     # seat 0 remembers the tricks. Only some leads keep its 2 game points (exact values below);
     # the old bot, blind to the tricks, led 9S and got 1.
-    from games.bots import ss_solver
+    from games.bots import sixtysix_solver
     state = sixtysix_state([["TH", "AS", "9S", "AC", "KH", "9C"], ["QC", "QS", "AD", "KC", "9H", "KD"]],
                            ["KS", "JS", "9D", "QD", "JH", "QH", "AH", "TD", "JC", "JD", "TS"], "TC")
     for seat, card in ((0, "AS"), (1, "AD"), (0, "TH"), (1, "JS"), (0, "AC"), (1, "QS"), (0, "9D"),
@@ -252,7 +252,7 @@ def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
         s = state.clone()
         s.apply(a)
         values[a.get("card", a["type"])] = (s.game_points[0] - s.game_points[1] if s.is_over()
-                                            else ss_solver.solve(s, 0))
+                                            else sixtysix_solver.solve(s, 0))
     assert values["9S"] < max(values.values())
     best = {c for c, v in values.items() if v == max(values.values())}
     for seed in range(3):
