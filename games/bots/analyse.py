@@ -26,7 +26,7 @@ from games.engine import cards as C
 from games.engine.records import RecordError, state_of
 from games.engine.replay import read_records
 
-from . import basic, strong
+from . import hearts_basic, strong
 
 FORMAT = "analysis/1"
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -62,9 +62,9 @@ def pass_candidates(view: dict, played: list[str] | None = None) -> list[dict]:
     """Hearts passes worth searching: every triple of the riskiest cards by basic's rule, plus the
     pass actually made (the search of all 286 triples would cost 14 times more)."""
     hand = [C.INDEX[c] for c in view["legal"][0]["cards"]]
-    first = basic.hearts_pass(view, hand)
+    first = hearts_basic.hearts_pass(view, hand)
     rest = [c for c in hand if C.CODES[c] not in first]
-    pool = first + basic.hearts_pass(view, rest) if len(rest) >= 3 else first
+    pool = first + hearts_basic.hearts_pass(view, rest) if len(rest) >= 3 else first
     pool = pool[:PASS_POOL]
     triples = [sorted(t, key=C.INDEX.__getitem__) for t in itertools.combinations(pool, 3)]
     if played is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import hearts as H
 
-from . import basic, parts, sampling, trick_solver as T
+from . import basic, hearts_basic, parts, sampling, trick_solver as T
 
 EPSILON = 0.08
 MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
@@ -71,7 +71,7 @@ def pass_rest(s):
     """Seats yet to pass (only when a pass itself is evaluated) pass by basic's rule."""
     while s.phase == H.PASS:
         seat = s.passed.index(0)
-        codes = basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
+        codes = hearts_basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
                                   list(H.cards_in(s.hands[seat])))
         s.apply_move(H.PASS_FLAG | C.mask_of_codes(codes), seat)
 
@@ -198,5 +198,5 @@ def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iteration
 
 
 parts.register("hearts", parts.BotParts(
-    basic_policy=basic.hearts_policy, rollout=rollout, unit=5.0, sample=sampling.sample_trick_game,
+    basic_policy=hearts_basic.hearts_policy, rollout=rollout, unit=5.0, sample=sampling.sample_trick_game,
     draw_constraints=sampling.hearts_constraints, first_answer=first_answer))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import sixtysix as SS
 
-from . import basic, parts, sampling, sixtysix_solver, sixtysix_tree
+from . import parts, sampling, sixtysix_basic, sixtysix_solver, sixtysix_tree
 from .sampling import sixtysix_hands, sixtysix_knowledge
 
 EPSILON = 0.08           # share of random moves in rollouts (keeps them from being too sure)
@@ -209,6 +209,6 @@ def value(s, seat):
 
 
 parts.register("sixtysix", parts.BotParts(
-    basic_policy=basic.sixtysix_policy, rollout=rollout, unit=1.0, sample=sampling.sample_sixtysix,
+    basic_policy=sixtysix_basic.sixtysix_policy, rollout=rollout, unit=1.0, sample=sampling.sample_sixtysix,
     first_answer=first_answer, options=options, exact_hands=exact_hands, exact_value=exact_value,
     thinks_past_budget=True))

@@ -26,7 +26,7 @@ from __future__ import annotations
 from games.engine import cards as C
 from games.engine import spades as SP
 
-from . import basic, paired, parts, sampling, trick_solver as T
+from . import paired, parts, sampling, spades_basic, trick_solver as T
 
 EPSILON = 0.08
 BID_SPREAD = 2              # candidates: basic's bid +- this many tricks
@@ -67,8 +67,8 @@ def _nil_side(s, seat) -> bool:
 
 def rule_bid(s, seat) -> int:
     hand = list(C.iter_cards(s.hands[seat]))
-    tricks = basic.spades_count_winners(hand)
-    if tricks < 1.5 and basic.spades_nil_ok(hand) and s.bids[seat ^ 2] != 0:
+    tricks = spades_basic.spades_count_winners(hand)
+    if tricks < 1.5 and spades_basic.spades_nil_ok(hand) and s.bids[seat ^ 2] != 0:
         return 0
     return max(1, min(13, int(tricks + 0.5)))
 
@@ -166,7 +166,7 @@ def bid_candidates(view: dict, legal: list[dict]) -> list[dict]:
     if legal[0]["type"] == "blind_nil":
         return [dict(a) for a in legal]
     hand = [C.INDEX[c] for c in view["hand"]]
-    winners = basic.spades_count_winners(hand)
+    winners = spades_basic.spades_count_winners(hand)
     base = max(1, min(13, int(winners + 0.5)))
     wanted = set(range(max(1, base - BID_SPREAD), min(13, base + BID_SPREAD) + 1))
     partner = (view["seat"] + 2) % 4
@@ -179,9 +179,9 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
     """The candidate with the best draws, if clearly better than basic's bid (``paired``)."""
     options = bid_candidates(view, legal)
     if options[0]["type"] == "blind_nil":
-        rule = {"type": "blind_nil", "accept": basic.spades_blind(view)}
+        rule = {"type": "blind_nil", "accept": spades_basic.spades_blind(view)}
     else:
-        rule = {"type": "bid", "tricks": basic.spades_bid(view)}
+        rule = {"type": "bid", "tricks": spades_basic.spades_bid(view)}
     default = next((j for j, a in enumerate(options)
                     if all(a.get(k) == v for k, v in rule.items())), 0)
     if len(options) == 1:
@@ -199,5 +199,5 @@ def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iteration
 
 
 parts.register("spades", parts.BotParts(
-    basic_policy=basic.spades_policy, rollout=rollout, unit=50.0, sample=sampling.sample_trick_game,
+    basic_policy=spades_basic.spades_policy, rollout=rollout, unit=50.0, sample=sampling.sample_trick_game,
     draw_constraints=sampling.spades_constraints, first_answer=first_answer))

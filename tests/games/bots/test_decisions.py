@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.bots import base, basic, strong
+from games.bots import base, basic, spades_basic, strong
 from games.bots import random as random_bot
 from games.engine.core import DealSetup, deal, new_state
 
@@ -128,7 +128,7 @@ def test_it_bids_the_counted_winners():
     state = spades_state(hands)
     view = state.view(0)
     bid = basic.choose_action(view)["tricks"]
-    counted = basic.spades_count_winners([basic.IDX[c] for c in view["hand"]])
+    counted = spades_basic.spades_count_winners([basic.IDX[c] for c in view["hand"]])
     assert bid == int(counted + 0.5) and 5 <= bid <= 8
     state.apply(basic.choose_action(view))
     # Seat 1 has no winner at all: nil.
