@@ -10,7 +10,7 @@ from seeded decks (each seat's view). Each level answers each view twice, today'
 the bot clock (``base.clock``) advances it by ``--step-ms``, so a search's length is a count of
 its looks at the clock, not the machine's speed, and both runs search exactly as far. The strong
 search's per-action evaluation (the post-match analysis, ``strong.evaluate`` with a fixed number
-of draws) is compared on the same views. Printed: per game and level the decisions compared and
+of draws) is compared on the same views, and the puzzles found in the deals (``puzzle_solver.find``). Printed: per game and level the decisions compared and
 those that differ; the exit status is 1 if any differs.
 """
 from __future__ import annotations
@@ -42,10 +42,11 @@ class StepClock:
         return self.now
 
 
-def positions(game: str, variant: str, deals: int, seed: int) -> list[dict]:
-    """Every seat's view at every decision of ``deals`` deals played by today's basic bot."""
+def positions(game: str, variant: str, deals: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """Every seat's view at every decision of ``deals`` deals played by today's basic bot, and
+    the deals' records."""
     rules = get_rules(game)
-    views = []
+    views, records = [], []
     match = Match.start(game, variant, first_dealer=seed % rules.seats)
     for number in range(deals):
         if match.is_over():
@@ -58,8 +59,9 @@ def positions(game: str, variant: str, deals: int, seed: int) -> list[dict]:
             view = state.view(seat)
             views.append(view)
             state.apply(bots.choose_action("basic", view, rng))
+        records.append(state.record())
         match.finish_deal(state)
-    return views
+    return views, records
 
 
 def decide(choose, view: dict, seed: str, step: float) -> dict:
@@ -88,12 +90,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     old_strong = importlib.import_module(baseline._package(args.rev) + ".strong")
     today_strong = importlib.import_module("games.bots.strong")
+    old_puzzles = importlib.import_module(baseline._package(args.rev) + ".puzzle_solver")
+    today_puzzles = importlib.import_module("games.bots.puzzle_solver")
     real_clock = base.clock
     differing = 0
     try:
         for game in GAME_NAMES:
             for variant in get_rules(game).variants:
-                views = positions(game, variant, args.deals, args.seed)
+                views, records = positions(game, variant, args.deals, args.seed)
                 for level in args.levels:
                     diff = 0
                     for i, view in enumerate(views):
@@ -115,6 +119,12 @@ def main(argv=None) -> int:
                     checked += 1
                 differing += diff
                 print(f"{game:9} {variant:10} {'evaluate':7} {checked:5} views, {diff} differ", flush=True)
+                now = [today_puzzles.find(r, limit=50) for r in records]
+                then = [old_puzzles.find(r, limit=50) for r in records]
+                diff = sum(a != b for a, b in zip(now, then))
+                differing += diff
+                print(f"{game:9} {variant:10} {'puzzles':7} {len(records):5} deals, "
+                      f"{sum(map(len, now))} puzzles, {diff} deals differ", flush=True)
     finally:
         base.clock = real_clock
     print("same decisions" if not differing else f"{differing} differ")

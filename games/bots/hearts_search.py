@@ -197,6 +197,19 @@ def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iteration
     return None
 
 
+def puzzle_value(state, me):
+    """A puzzle position's exact value for ``me`` (the others playing together against him), or None."""
+    if state.phase in (H.PASS,):
+        return None
+    return T.solve_hearts(state, me)
+
+
+def playing(state) -> bool:
+    return state.phase == H.PLAY
+
+
 parts.register("hearts", parts.BotParts(
     basic_policy=hearts_basic.hearts_policy, rollout=rollout, unit=5.0, sample=sampling.sample_trick_game,
-    draw_constraints=sampling.hearts_constraints, first_answer=first_answer))
+    draw_constraints=sampling.hearts_constraints, first_answer=first_answer,
+    loss_unit="penalty points vs. the others' average", loss_labels=(2.0, 5.0, 10.0),
+    puzzle=parts.PuzzleParts(cards=4, margin=2.5, value=puzzle_value, solvable=playing, playing=playing)))

@@ -13,6 +13,18 @@ _PARTS: dict[str, "BotParts"] = {}
 
 
 @dataclass(frozen=True)
+class PuzzleParts:
+    """What puzzle_solver needs of a game: where a position is solved exactly, and by what."""
+    cards: int                  # most cards in any hand at a puzzle's position (solves stay in ms)
+    margin: float               # how much better than the second the one best play must be
+    value: Callable             # (state, seat) -> its exact value for the seat, or None
+    solvable: Callable          # (state) -> whether the position is one the solver takes
+    playing: Callable = lambda state: True      # (state) -> the deal's play is on (not a pass)
+    wins_only: bool = False     # the answer must win the deal and every other play not
+    shown: Callable | None = None   # (state) -> what the board shows beside the view
+
+
+@dataclass(frozen=True)
 class BotParts:
     # The basic level's rule: (view, legal, rng) -> action.
     basic_policy: Callable
@@ -41,6 +53,8 @@ class BotParts:
     # inaccuracy, a mistake and a blunder in that unit.
     loss_unit: str = ""
     loss_labels: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # Puzzles from finished deals (puzzle_solver).
+    puzzle: PuzzleParts | None = None
 
 
 def register(game: str, parts: BotParts) -> BotParts:

@@ -208,7 +208,23 @@ def value(s, seat):
     return gp[seat] - gp[1 - seat] + 0.002 * (s.points(seat) - s.points(1 - seat))
 
 
+def puzzle_value(state, me):
+    """A puzzle position's exact value for ``me`` (game points won minus lost), or None."""
+    if state.over:
+        gp = state.game_points
+        return float(gp[me] - gp[1 - me])
+    return sixtysix_solver.solve(state, me) if sixtysix_solver.solvable(state) else None
+
+
+def puzzle_shown(state):
+    """Each seat's card points so far: they decide the deal, and the public view does not sum them."""
+    return {"card_points": [state.points(s) for s in range(2)]}
+
+
 parts.register("sixtysix", parts.BotParts(
     basic_policy=sixtysix_basic.sixtysix_policy, rollout=rollout, unit=1.0, sample=sampling.sample_sixtysix,
     first_answer=first_answer, options=options, exact_hands=exact_hands, exact_value=exact_value,
-    thinks_past_budget=True))
+    thinks_past_budget=True,
+    loss_unit="game points", loss_labels=(0.3, 0.6, 1.0),
+    puzzle=parts.PuzzleParts(cards=6, margin=1.0, value=puzzle_value, solvable=sixtysix_solver.solvable,
+                             wins_only=True, shown=puzzle_shown)))

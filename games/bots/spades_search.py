@@ -198,6 +198,19 @@ def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iteration
     return None
 
 
+def puzzle_value(state, me):
+    """A puzzle position's exact value for ``me``'s team, or None (before the play)."""
+    if state.phase not in (SP.PLAY, SP.OVER):
+        return None
+    return T.solve_spades(state, me)
+
+
+def puzzle_solvable(state) -> bool:
+    return state.phase == SP.PLAY
+
+
 parts.register("spades", parts.BotParts(
     basic_policy=spades_basic.spades_policy, rollout=rollout, unit=50.0, sample=sampling.sample_trick_game,
-    draw_constraints=sampling.spades_constraints, first_answer=first_answer))
+    draw_constraints=sampling.spades_constraints, first_answer=first_answer,
+    loss_unit="team points vs. the opponents", loss_labels=(20.0, 50.0, 100.0),
+    puzzle=parts.PuzzleParts(cards=4, margin=20.0, value=puzzle_value, solvable=puzzle_solvable)))
