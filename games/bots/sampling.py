@@ -19,7 +19,7 @@ import math
 from typing import Callable
 
 from games.engine import cards as C
-from games.engine import sixtysix as SS
+from games.engine import sixtysix as sixtysix_rules
 
 from . import parts
 
@@ -156,7 +156,7 @@ def sixtysix_knowledge(view: dict) -> dict:
     """
     seat = view["seat"]
     opp = 1 - seat
-    opts = SS.VARIANTS[view["variant"]]
+    opts = sixtysix_rules.VARIANTS[view["variant"]]
     deck = opts.deck_mask
     tricks = view["tricks"]
     played = 0
@@ -175,7 +175,7 @@ def sixtysix_knowledge(view: dict) -> dict:
         fixed |= 1 << C.INDEX[drawn["card"]]
     for m in view["marriages"]:
         if m["seat"] == opp:
-            fixed |= 1 << SS.PARTNER[C.INDEX[m["card"]]]
+            fixed |= 1 << sixtysix_rules.PARTNER[C.INDEX[m["card"]]]
     fixed &= ~seen
     trump = C.SUITS.index(view["trump_suit"])
     trump_mask = C.SUIT_MASK[trump]
@@ -189,8 +189,8 @@ def sixtysix_knowledge(view: dict) -> dict:
         if t["cards"][1]["seat"] != opp:
             continue
         if C.SUIT_OF[follow] == C.SUIT_OF[lead]:
-            if SS.STRENGTH[follow] < SS.STRENGTH[lead]:
-                forbidden |= SS.HIGHER[lead]
+            if sixtysix_rules.STRENGTH[follow] < sixtysix_rules.STRENGTH[lead]:
+                forbidden |= sixtysix_rules.HIGHER[lead]
         else:
             forbidden |= C.SUIT_MASK[C.SUIT_OF[lead]]
             if C.SUIT_OF[follow] != trump:

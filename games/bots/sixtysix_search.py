@@ -10,7 +10,7 @@ breaking ties). Only sixty-six thinks past the budget, to the cap its level decl
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import sixtysix as SS
+from games.engine import sixtysix as sixtysix_rules
 
 from . import parts, sampling, sixtysix_basic, sixtysix_solver, sixtysix_tree
 from .sampling import sixtysix_hands, sixtysix_knowledge
@@ -55,9 +55,9 @@ def _find_claim(view, legal):
     mine = view["my_points"] or 0
     best = None
     for a in legal:
-        if a["type"] == "declare" and mine >= SS.TARGET:
+        if a["type"] == "declare" and mine >= sixtysix_rules.TARGET:
             return dict(a)
-        if a.get("declare") and mine + _marriage_points(view, a["card"]) >= SS.TARGET:
+        if a.get("declare") and mine + _marriage_points(view, a["card"]) >= sixtysix_rules.TARGET:
             if best is None or _marriage_points(view, a["card"]) > _marriage_points(view, best["card"]):
                 best = a
     return dict(best) if best is not None else None
@@ -70,9 +70,9 @@ def _marriage_points(view, code):
 def _false_claim(view, action) -> bool:
     """A sixty-six claim that is surely false: never better than playing on (dropped)."""
     if action["type"] == "declare":
-        return (view["my_points"] or 0) < SS.TARGET
+        return (view["my_points"] or 0) < sixtysix_rules.TARGET
     if action.get("declare"):
-        return (view["my_points"] or 0) + _marriage_points(view, action["card"]) < SS.TARGET
+        return (view["my_points"] or 0) + _marriage_points(view, action["card"]) < sixtysix_rules.TARGET
     return False
 
 
@@ -86,7 +86,7 @@ def options(view: dict, legal: list[dict], moves: list[int], state, prune: bool)
     for j, (a, m) in enumerate(zip(legal, moves)):
         if prune and _false_claim(view, a) and len(legal) > 1:
             continue
-        if m in (SS.EXCHANGE, SS.CLOSE):
+        if m in (sixtysix_rules.EXCHANGE, sixtysix_rules.CLOSE):
             for tail in _continuations(view, state, seat, (m,), prune):
                 out.append((j, tail))
         else:
@@ -104,9 +104,9 @@ def _continuations(view, state, seat, prefix, prune):
     for m in s.legal_moves(seat):
         if prune and _false_claim(view, s.action_of(seat, m)):
             continue
-        if m in (SS.EXCHANGE, SS.CLOSE):
+        if m in (sixtysix_rules.EXCHANGE, sixtysix_rules.CLOSE):
             tails += _continuations(view, state, seat, prefix + (m,), prune)
-        elif m != SS.DECLARE or not prune:
+        elif m != sixtysix_rules.DECLARE or not prune:
             tails.append(prefix + (m,))
     return tails or [prefix]
 
@@ -148,27 +148,27 @@ def rollout(s, rng, me):
 
 def lead(s, seat):
     moves = s.legal_moves(seat)
-    if SS.DECLARE in moves and s.points(seat) >= SS.TARGET:
-        return SS.DECLARE
-    if SS.EXCHANGE in moves:
-        return SS.EXCHANGE
+    if sixtysix_rules.DECLARE in moves and s.points(seat) >= sixtysix_rules.TARGET:
+        return sixtysix_rules.DECLARE
+    if sixtysix_rules.EXCHANGE in moves:
+        return sixtysix_rules.EXCHANGE
     best_marriage = -1
     for m in moves:
-        if SS.MARRIAGE <= m < SS.MARRIAGE_DECLARE:
-            c = m - SS.MARRIAGE
+        if sixtysix_rules.MARRIAGE <= m < sixtysix_rules.MARRIAGE_DECLARE:
+            c = m - sixtysix_rules.MARRIAGE
             if best_marriage < 0 or C.SUIT_OF[c] == s.trump:
                 best_marriage = m
     if best_marriage >= 0:
         return best_marriage
-    if (ROLLOUT_CLOSE and SS.CLOSE in moves and s.stock_size() >= 2 and s.points(seat) >= 30
-            and s.points(seat) + sure_points(s, seat) >= SS.TARGET):
-        return SS.CLOSE
+    if (ROLLOUT_CLOSE and sixtysix_rules.CLOSE in moves and s.stock_size() >= 2 and s.points(seat) >= 30
+            and s.points(seat) + sure_points(s, seat) >= sixtysix_rules.TARGET):
+        return sixtysix_rules.CLOSE
     hand = s.hands[seat]
     cards = [m for m in moves if m < 52]
     if s.stock_open:
         side = [c for c in cards if C.SUIT_OF[c] != s.trump] or cards
-        return min(side, key=lambda c: (SS.POINTS[c], SS.PARTNER[c] >= 0 and hand >> SS.PARTNER[c] & 1))
-    return max(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.STRENGTH[c]))
+        return min(side, key=lambda c: (sixtysix_rules.POINTS[c], sixtysix_rules.PARTNER[c] >= 0 and hand >> sixtysix_rules.PARTNER[c] & 1))
+    return max(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, sixtysix_rules.STRENGTH[c]))
 
 
 def sure_points(s, seat):
@@ -183,10 +183,10 @@ def sure_points(s, seat):
     for suit in range(4):
         mine = hand & C.SUIT_MASK[suit]
         follows = bin(opp & C.SUIT_MASK[suit]).count("1")
-        for i, c in enumerate(sorted(C.cards_of(mine), key=lambda c: -SS.STRENGTH[c])):
-            if SS.HIGHER[c] & opp or (suit != s.trump and opp_trumps and i >= follows):
+        for i, c in enumerate(sorted(C.cards_of(mine), key=lambda c: -sixtysix_rules.STRENGTH[c])):
+            if sixtysix_rules.HIGHER[c] & opp or (suit != s.trump and opp_trumps and i >= follows):
                 break
-            points += SS.POINTS[c] + 3
+            points += sixtysix_rules.POINTS[c] + 3
     return points
 
 
@@ -195,12 +195,12 @@ def follow(s, seat):
     lead = s.lead_card
     lead_suit = C.SUIT_OF[lead]
     cards = C.cards_of(mask)
-    beats = [c for c in cards if (C.SUIT_OF[c] == lead_suit and SS.STRENGTH[c] > SS.STRENGTH[lead])
+    beats = [c for c in cards if (C.SUIT_OF[c] == lead_suit and sixtysix_rules.STRENGTH[c] > sixtysix_rules.STRENGTH[lead])
              or (C.SUIT_OF[c] == s.trump != lead_suit)]
-    if beats and (not s.stock_open or SS.POINTS[lead] >= 10
+    if beats and (not s.stock_open or sixtysix_rules.POINTS[lead] >= 10
                   or any(C.SUIT_OF[c] == lead_suit for c in beats)):
-        return min(beats, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.STRENGTH[c]))
-    return min(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.POINTS[c]))
+        return min(beats, key=lambda c: (C.SUIT_OF[c] == s.trump, sixtysix_rules.STRENGTH[c]))
+    return min(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, sixtysix_rules.POINTS[c]))
 
 
 def value(s, seat):

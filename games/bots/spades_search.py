@@ -24,9 +24,9 @@ errors (``paired.choose``).
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import spades as SP
+from games.engine import spades as spades_rules
 
-from . import paired, parts, sampling, spades_basic, trick_solver as T
+from . import paired, parts, sampling, spades_basic, trick_solver
 
 EPSILON = 0.08
 BID_SPREAD = 2              # candidates: basic's bid +- this many tricks
@@ -41,22 +41,22 @@ def _low(mask: int) -> int:
 
 def rollout(s, rng, me):
     """Play the deal out (bids of seats yet to bid by rule); its value for ``me``."""
-    if s.phase == SP.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
-        return T.solve_spades(s, me)
-    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
-    while s.phase != SP.OVER:
+    if s.phase == spades_rules.PLAY and trick_solver.cards_left(s) <= trick_solver.SOLVE_CARDS:
+        return trick_solver.solve_spades(s, me)
+    solve_at = 13 - trick_solver.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
+    while s.phase != spades_rules.OVER:
         seat = s.turn
-        if s.phase == SP.BLIND_NIL:
-            s.apply_move(SP.BLIND_DECLINE, seat)
-        elif s.phase == SP.BID:
-            s.apply_move(SP.BID_BASE + rule_bid(s, seat), seat)
+        if s.phase == spades_rules.BLIND_NIL:
+            s.apply_move(spades_rules.BLIND_DECLINE, seat)
+        elif s.phase == spades_rules.BID:
+            s.apply_move(spades_rules.BID_BASE + rule_bid(s, seat), seat)
         elif len(s.done) >= solve_at and not s.trick:
-            return T.solve_spades(s, me)
+            return trick_solver.solve_spades(s, me)
         elif rng.random() < EPSILON and not _nil_side(s, seat):
             s.apply_move(s.random_move(rng), seat)
         else:
             s.apply_move(policy_move(s, seat), seat)
-    return T.spades_eval(s, me)
+    return trick_solver.spades_eval(s, me)
 
 
 def _nil_side(s, seat) -> bool:
@@ -104,7 +104,7 @@ def policy_move(s, seat) -> int:
         short = bids[other] + bids[other + 2] - theirs
         need = short > 0 and short >= 13 - len(s.done) - 1
     trick = s.trick
-    cards = SP.cards_of_mask(playable)
+    cards = spades_rules.cards_of_mask(playable)
     if not trick:
         if i_nil:
             return min(cards, key=_rank_key)
@@ -118,7 +118,7 @@ def policy_move(s, seat) -> int:
         if need and aces:
             return aces[0]
         return min(non, key=lambda c: c % 13)
-    wi = SP.trick_winner_index(trick)
+    wi = spades_rules.trick_winner_index(trick)
     best = trick[wi]
     best_seat = (s.leader + wi) & 3
     position = len(trick)                   # 1..3: how many played before this seat
@@ -200,13 +200,13 @@ def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iteration
 
 def puzzle_value(state, me):
     """A puzzle position's exact value for ``me``'s team, or None (before the play)."""
-    if state.phase not in (SP.PLAY, SP.OVER):
+    if state.phase not in (spades_rules.PLAY, spades_rules.OVER):
         return None
-    return T.solve_spades(state, me)
+    return trick_solver.solve_spades(state, me)
 
 
 def puzzle_solvable(state) -> bool:
-    return state.phase == SP.PLAY
+    return state.phase == spades_rules.PLAY
 
 
 parts.register("spades", parts.BotParts(
