@@ -11,7 +11,9 @@ the bot clock (``base.clock``) advances it by ``--step-ms``, so a search's lengt
 its looks at the clock, not the machine's speed, and both runs search exactly as far. The strong
 search's per-action evaluation (the post-match analysis, ``strong.evaluate`` with a fixed number
 of draws) is compared on the same views, and the puzzles found in the deals (``puzzle_solver.find``). Printed: per game and level the decisions compared and
-those that differ; the exit status is 1 if any differs.
+those that differ, and the CPU seconds each side spent on them (interleaved, view by view; on
+the step clock both do the same work, so this is the cost of the code); the exit status is 1 if
+any differs.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import importlib
 import os
 import random
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,9 +67,12 @@ def positions(game: str, variant: str, deals: int, seed: int) -> tuple[list[dict
     return views, records
 
 
-def decide(choose, view: dict, seed: str, step: float) -> dict:
+def decide(choose, view: dict, seed: str, step: float) -> tuple[dict, float]:
+    """The action, and the CPU seconds it took (on the step clock both sides do the same work)."""
     base.clock = StepClock(step)
-    return choose(view, random.Random(seed))
+    cpu = time.thread_time()
+    action = choose(view, random.Random(seed))
+    return action, time.thread_time() - cpu
 
 
 def evaluations(strong_module, view: dict, seed: str, iterations: int) -> list | str:
@@ -94,20 +100,28 @@ def main(argv=None) -> int:
     today_puzzles = importlib.import_module("games.bots.puzzle_solver")
     real_clock = base.clock
     differing = 0
+    cpu_total = {"now": 0.0, "then": 0.0}
     try:
         for game in GAME_NAMES:
             for variant in get_rules(game).variants:
                 views, records = positions(game, variant, args.deals, args.seed)
                 for level in args.levels:
                     diff = 0
+                    cpu = {"now": 0.0, "then": 0.0}
+                    sides = {"now": lambda v, r: bots.choose_action(level, v, r),
+                             "then": lambda v, r: baseline.choose_action(f"git:{args.rev}:{level}", v, r)}
                     for i, view in enumerate(views):
                         seed = f"{args.seed}-{level}-{i}"
-                        now = decide(lambda v, r: bots.choose_action(level, v, r), view, seed, args.step_ms / 1000)
-                        then = decide(lambda v, r: baseline.choose_action(f"git:{args.rev}:{level}", v, r),
-                                      view, seed, args.step_ms / 1000)
-                        diff += now != then
+                        answers = {}
+                        for side in (("now", "then") if i % 2 else ("then", "now")):     # interleaved
+                            answers[side], spent = decide(sides[side], view, seed, args.step_ms / 1000)
+                            cpu[side] += spent
+                        diff += answers["now"] != answers["then"]
                     differing += diff
-                    print(f"{game:9} {variant:10} {level:7} {len(views):5} decisions, {diff} differ", flush=True)
+                    cpu_total["now"] += cpu["now"]
+                    cpu_total["then"] += cpu["then"]
+                    print(f"{game:9} {variant:10} {level:7} {len(views):5} decisions, {diff} differ; "
+                          f"CPU {cpu['now']:.2f} s now, {cpu['then']:.2f} s then", flush=True)
                 diff = checked = 0
                 for i, view in enumerate(views[::args.evaluate_every]):
                     seed = f"{args.seed}-evaluate-{i}"
@@ -127,6 +141,7 @@ def main(argv=None) -> int:
                       f"{sum(map(len, now))} puzzles, {diff} deals differ", flush=True)
     finally:
         base.clock = real_clock
+    print(f"CPU of every decision: {cpu_total['now']:.2f} s now, {cpu_total['then']:.2f} s then")
     print("same decisions" if not differing else f"{differing} differ")
     return 1 if differing else 0
 
