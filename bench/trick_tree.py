@@ -52,7 +52,7 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
     deadline = base.clock() + seconds
     game = view["game"]
     play, playout, scale = _PLAY[game], _PLAYOUT[game], SCALE[game]
-    start = _FROM_VIEW[game](view, sampling.sample(view, rng))
+    start = get_rules(game).state_from_view(view, sampling.sample(view, rng))
     draw = hand_draws(view, rng)
     root = Node()
     done = 0
@@ -122,7 +122,6 @@ def _spades_playout(s, rng) -> list[float]:
 
 _PLAY = {"hearts": H.PLAY, "spades": SP.PLAY}
 _PLAYOUT = {"hearts": _hearts_playout, "spades": _spades_playout}
-_FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view}
 
 
 # === the A/B =======================================================================================

@@ -1,6 +1,6 @@
 """How settled the sixty-six tree's choice is at a number of iterations: noise or bias.
 
-    python bench/ss_tree_noise.py [--decisions 30] [--iterations 840 2500 8000] [--reference 20000]
+    python bench/sixtysix_tree_noise.py [--decisions 30] [--iterations 840 2500 8000] [--reference 20000]
 
 Decisions with the stock open and two moves or more are taken from self-play of the strong bot's
 determinized search (200 draws a decision, fixed decks: the same decisions every run).

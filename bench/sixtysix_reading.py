@@ -1,7 +1,7 @@
 """How much the sixty-six opponent's open-stock plays tell about his hand.
 
-    python bench/ss_reading.py --deals 1000 --jobs 2        # play, log, fit, measure
-    python bench/ss_reading.py --log FILE --measure-only     # again, on a saved log
+    python bench/sixtysix_reading.py --deals 1000 --jobs 2        # play, log, fit, measure
+    python bench/sixtysix_reading.py --log FILE --measure-only     # again, on a saved log
 
 A draw of his hand (``sampling.sixtysix_draws``) is uniform over what the rules allow. But he chose
 each card he played while the stock was open from the hand he held then: a draw under which his
@@ -480,7 +480,7 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--level", default="strong")
-    p.add_argument("--log", default="ss_reading.jsonl", help="the decisions, one JSON line each")
+    p.add_argument("--log", default="sixtysix_reading.jsonl", help="the decisions, one JSON line each")
     p.add_argument("--measure-only", action="store_true", help="read --log instead of playing")
     args = p.parse_args(argv)
     if not args.measure_only:
