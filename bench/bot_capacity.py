@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.bots import choose_action, levels  # noqa: E402
-from games.bots.arena import choose_action as arena_choose, percentile  # noqa: E402
+from games.bots.lab.duel import choose_action as duel_choose, percentile  # noqa: E402
 from games.engine.core import GAME_NAMES, deal  # noqa: E402
 
 
@@ -66,7 +66,7 @@ def timed_deal(game: str, level: str, number: int) -> list[tuple[str, float, flo
         seat = state.seats_to_act()[0]
         view = state.view(seat)
         wall, cpu = time.perf_counter(), time.thread_time()
-        action = arena_choose(level, view, bot_rng, None)
+        action = duel_choose(level, view, bot_rng, None)
         if len(view["legal"]) > 1 or kind_of(view) == "pass":     # a pass lists the hand once
             out.append((kind_of(view), time.perf_counter() - wall, time.thread_time() - cpu))
         state.apply(dict(action, seat=seat))
@@ -79,7 +79,8 @@ def use_cpu_clock(level_names: list[str]) -> None:
     import importlib
     import types
 
-    from games.bots import base, baseline
+    from games.bots import base
+    from games.bots.lab import baseline
 
     base.clock = time.thread_time
     cpu_time = types.SimpleNamespace(perf_counter=time.thread_time)

@@ -14,7 +14,7 @@ fourth deal of four), so every run starts from the same chance. Two measures per
 
 The same decks serve every level (deck i of a run is the same for each), so the levels differ by
 their play only; each deal is one observation, with a 95% Wilson interval on the shares. Budgets
-run on each bot's CPU clock (``arena.budgets_on_cpu_clock``), so a busy machine measures
+run on each bot's CPU clock (``duel.budgets_on_cpu_clock``), so a busy machine measures
 as a quiet one plays.
 """
 from __future__ import annotations
@@ -27,7 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import arena, choose_action  # noqa: E402
+from games.bots import choose_action  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine.core import Match, get_rules  # noqa: E402
@@ -59,7 +60,7 @@ def play_deal(task) -> dict:
     match.deal_number = NO_PASS_DEAL
     state = rules.new_state(match.setup_for(**rules.deal_cards("standard", 3, moon_deck(i, seed))))
     rngs = [random.Random(f"{seed}-{i}-{s}") for s in range(4)]
-    with arena.budgets_on_cpu_clock():
+    with duel.budgets_on_cpu_clock():
         while not state.is_over():
             seat = state.seats_to_act()[0]
             state.apply(choose_action(levels[seat], state.view(seat), rngs[seat], None))
@@ -76,7 +77,7 @@ def measure(levels: list[str], deals: int, seed: int, jobs: int) -> list[dict]:
 
 
 def share(hits: int, n: int) -> str:
-    low, high = arena.wilson(hits, n)
+    low, high = duel.wilson(hits, n)
     return f"{hits}/{n} = {100 * hits / n:.0f}% ({100 * low:.0f}-{100 * high:.0f}%)"
 
 

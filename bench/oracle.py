@@ -5,29 +5,31 @@
 Side A is the level whose draws keep the other seats' real hands (in sixty-six the stock's order
 stays hidden and is shuffled per draw, unless ``--full``: then nothing is hidden; with
 ``--trumps`` side A learns only which trumps the opponent holds); side B is the
-same level as it plays. Everything else is the arena's (``games.bots.arena``): duplicate deals,
+same level as it plays. Everything else is the arena's (``games.bots.lab.duel``): duplicate deals,
 one deal a match, budgets on each bot's CPU clock. Reading the opponents' cards from their play,
 however well, can at most make the level into side A: the score measured here bounds what an
 inference could add, and says whether the hidden cards are where its losses are.
 
-The truth reaches the search where the hidden cards do: the samplers (``sampling.SAMPLERS``), the
+The truth reaches the search where the hidden cards do: each game's sampler (``parts.of(game).sample``), the
 sixty-six tree search's draws (``sampling.sixtysix_draws``) and, in a sixty-six phase 2, the list
-of hands the opponent may hold (``strong.sixtysix_hands``); the bench wraps all three, for side
+of hands the opponent may hold (``sixtysix_search.sixtysix_hands``); the bench wraps all three, for side
 A's decisions, to return the real cards of the state being played. Nothing of this exists outside
 the bench.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import arena, sampling, strong  # noqa: E402
+from games.bots import parts, sampling, sixtysix_search  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
-from games.engine.core import get_rules  # noqa: E402
+from games.engine.core import GAME_NAMES, get_rules  # noqa: E402
 
 ORACLE = "oracle:"          # side A's level name: "oracle:strong"
 _playing = {"state": None, "oracle": False, "full": False, "trumps": False}
@@ -126,7 +128,7 @@ def _true_hands(enumerate_hands):
     return hands
 
 
-_arena_choose = arena.choose_action
+_arena_choose = duel.choose_action
 
 
 def _choose(level: str, view: dict, rng, budget_ms):
@@ -157,15 +159,16 @@ def main(argv=None) -> int:
     _playing["full"] = args.full
     _playing["trumps"] = args.trumps
     _record_views(rules.state_class)
-    for game, sampler in list(sampling.SAMPLERS.items()):
-        sampling.SAMPLERS[game] = _true_sample(sampler)
-    strong.sixtysix_hands = _true_hands(strong.sixtysix_hands)
+    for game in GAME_NAMES:
+        found = parts.of(game)
+        parts.register(game, dataclasses.replace(found, sample=_true_sample(found.sample)))
+    sixtysix_search.sixtysix_hands = _true_hands(sixtysix_search.sixtysix_hands)
     sampling.sixtysix_draws = _true_draws(sampling.sixtysix_draws)
-    arena.choose_action = _choose
-    cfg = arena.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
+    duel.choose_action = _choose
+    cfg = duel.Config(args.game, rules.check_variant(args.variant), ORACLE + args.level,
                        args.level, None, args.seed, 1, cpu_clock=True)
-    summary = arena.run(cfg, args.deals, max(1, args.jobs), progress=False)
-    print(arena.report(cfg, summary))
+    summary = duel.run(cfg, args.deals, max(1, args.jobs), progress=False)
+    print(duel.report(cfg, summary))
     return 0
 
 

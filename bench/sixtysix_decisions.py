@@ -8,7 +8,7 @@ Both seats play the level (any of the arena's: ``strong``, or ``git:REV:strong``
   deals with a chance but no exchange;
 * exact endgames: decisions after the stock ran out (every unseen card is in the opponent's hand,
   so a player who remembers the tricks knows it), with at least two options; a choice is losing
-  when its exact value (``ss_solver`` on the true deal) is below the best option's;
+  when its exact value (``sixtysix_solver`` on the true deal) is below the best option's;
 * decision time p50 / p95 / max over all decisions with two or more options.
 """
 from __future__ import annotations
@@ -22,8 +22,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import ss_solver  # noqa: E402
-from games.bots.arena import choose_action, percentile  # noqa: E402
+from games.bots import sixtysix_solver  # noqa: E402
+from games.bots.lab.duel import choose_action, percentile  # noqa: E402
 from games.engine import sixtysix as SS  # noqa: E402
 from games.engine.core import deal  # noqa: E402
 
@@ -36,8 +36,8 @@ def exact_values(state, seat):
         s.apply_move(m, seat)
         if s.over:
             out[m] = s.game_points[seat] - s.game_points[1 - seat]
-        elif ss_solver.solvable(s):
-            out[m] = ss_solver.solve(s, seat)
+        elif sixtysix_solver.solvable(s):
+            out[m] = sixtysix_solver.solve(s, seat)
     return out
 
 

@@ -29,9 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import arena, base, hearts_search, levels, sampling, spades_search, strong  # noqa: E402
+from games.bots import base, hearts_search, levels, parts, sampling, spades_search, strong  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.bots import trick_solver as T  # noqa: E402
-from games.bots.ss_ismcts import Node, select  # noqa: E402  (the tree's nodes and UCB step)
+from games.bots.sixtysix_tree import Node, select  # noqa: E402  (the tree's nodes and UCB step)
 from games.engine import cards as C  # noqa: E402
 from games.engine import hearts as H  # noqa: E402
 from games.engine import spades as SP  # noqa: E402
@@ -51,7 +52,7 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
     deadline = base.clock() + seconds
     game = view["game"]
     play, playout, scale = _PLAY[game], _PLAYOUT[game], SCALE[game]
-    start = _FROM_VIEW[game](view, sampling.sample(view, rng))
+    start = get_rules(game).state_from_view(view, sampling.sample(view, rng))
     draw = hand_draws(view, rng)
     root = Node()
     done = 0
@@ -74,7 +75,7 @@ def choose_tree(view: dict, seconds: float, rng, iterations: int | None = None) 
 def hand_draws(view: dict, rng):
     """A function drawing the other seats' hands (``{seat: mask}``) as ``sampling.sample_trick_game``
     does, the view read once."""
-    pool, capacity, allowed, fixed = sampling.DRAW_CONSTRAINTS[view["game"]](view)
+    pool, capacity, allowed, fixed = parts.of(view["game"]).draw_constraints(view)
     return lambda: sampling.deal_constrained(pool, capacity, allowed, rng, fixed)
 
 
@@ -121,7 +122,6 @@ def _spades_playout(s, rng) -> list[float]:
 
 _PLAY = {"hearts": H.PLAY, "spades": SP.PLAY}
 _PLAYOUT = {"hearts": _hearts_playout, "spades": _spades_playout}
-_FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view}
 
 
 # === the A/B =======================================================================================
@@ -131,7 +131,7 @@ TREE = "tree"
 
 def _tree_level(level: str, share: float):
     """An arena ``choose_action`` in which side ``TREE`` is ``level`` with its play by the tree."""
-    plain = arena.choose_action
+    plain = duel.choose_action
     budget = levels.get(level).budget_ms
 
     def choose(name, view, rng, budget_ms):
@@ -154,11 +154,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args(argv)
-    arena.choose_action = _tree_level(args.level, args.share)   # the pool's workers fork with it
-    cfg = arena.Config(args.game, get_rules(args.game).variants[0], TREE, args.against, None,
+    duel.choose_action = _tree_level(args.level, args.share)   # the pool's workers fork with it
+    cfg = duel.Config(args.game, get_rules(args.game).variants[0], TREE, args.against, None,
                        args.seed, 1, True)
     print(f"A = {args.level} with its play by the tree ({args.share:g} of its budget)")
-    print(arena.report(cfg, arena.run(cfg, args.matches, args.jobs, progress=False)))
+    print(duel.report(cfg, duel.run(cfg, args.matches, args.jobs, progress=False)))
     return 0
 
 

@@ -5,8 +5,10 @@ templates and the browser clients read the engine's description instead (``GameR
 ``core.GAME_NAMES``; the table JSON's ``rules``). Both quoting forms count: ``"sixtysix"`` and
 ``sixtysix=`` (a keyword, ``dict(sixtysix=...)``).
 
-Left out on purpose: ``games/engine/`` (the rules themselves), ``games/bots/`` (each bot plays one
-game), migrations (history), ``static/js/lib/cards.js`` (it only picks a rank order for drawing a
+Left out on purpose: ``games/engine/`` (the rules themselves), each game's own bot modules
+(``games/bots/<game>_*.py``, registered through ``games/bots/parts.py``, and ``trick_solver.py``,
+the exact solver of the two trick games), ``games/bots/lab/`` (the measuring tools report each
+game's own statistics: spades nils and bags, hearts moons), migrations (history), ``static/js/lib/cards.js`` (it only picks a rank order for drawing a
 hand) and ``static/js/verify.js`` (the provably fair deal check: on purpose a second
 implementation of each game's deck and deal order, so that it does not trust the server's).
 """
@@ -52,7 +54,9 @@ JS_PATTERNS = [
 PY_DIRS = ("games", "lobby", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "tournaments", "pool",
            "puzzles", "realtime", "ops", "config")
 SKIP_PARTS = {"migrations", "__pycache__"}
-SKIP_DIRS = ("games/engine/", "games/bots/")
+SKIP_DIRS = ("games/engine/", "games/bots/lab/")
+# A game's own bot module: its name starts with the game's (sixtysix_search.py, hearts_basic.py).
+OWN_BOT_MODULE = re.compile(rf"^games/bots/(?:{GAME}_\w+|trick_solver)\.py$")
 JS_SKIP = {"cards.js", "verify.js"}
 
 
@@ -60,7 +64,8 @@ def _sources() -> list[Path]:
     files = []
     for top in PY_DIRS:
         files += [p for p in sorted((ROOT / top).rglob("*.py")) if not SKIP_PARTS & set(p.relative_to(ROOT).parts)
-                  and not str(p.relative_to(ROOT)).startswith(SKIP_DIRS)]
+                  and not str(p.relative_to(ROOT)).startswith(SKIP_DIRS)
+                  and not OWN_BOT_MODULE.match(str(p.relative_to(ROOT)))]
     files += [p for p in sorted((ROOT / "static" / "js").rglob("*.js"))
               if p.name not in JS_SKIP and not p.name.endswith(".min.js")]
     files += sorted((ROOT / "templates").rglob("*.html"))
@@ -95,7 +100,10 @@ def test_it_looks_where_it_should():
     for app in ("games", "lobby", "accounts", "analysis", "moderation", "botapi", "ratings", "archive", "tournaments",
                 "pool", "realtime", "config"):
         assert any(n.startswith(app + "/") for n in names), app
-    assert not any(n.startswith(("games/engine/", "games/bots/")) or n == "static/js/lib/cards.js" for n in names)
+    assert {"games/bots/strong.py", "games/bots/basic.py", "games/bots/sampling.py", "games/bots/paired.py",
+            "games/bots/analyse.py", "games/bots/puzzle_solver.py", "games/bots/parts.py"} <= names
+    assert not any(n.startswith(("games/engine/", "games/bots/lab/")) or n == "static/js/lib/cards.js" for n in names)
+    assert not {"games/bots/sixtysix_search.py", "games/bots/hearts_basic.py", "games/bots/trick_solver.py"} & names
 
 
 # What the rule was written against: lines of the code before the engine described the games.

@@ -5,7 +5,7 @@ A level (``levels.py``: the ladder people choose from, weakest first) is a modul
 budget it thinks with. Modules: ``random``; ``basic`` (rules per game, instant); ``strong``
 (determinized search through the engine, within the level's budget; a tree search in sixty-six
 while the stock is open). ``python -m
-games.bots.arena`` measures two levels against each other, ``python -m games.bots.ladder`` the
+games.bots.lab.duel`` measures two levels against each other, ``python -m games.bots.lab.ladder`` the
 whole ladder (the ratings shown on the site).
 """
 from __future__ import annotations

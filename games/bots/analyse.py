@@ -26,33 +26,27 @@ from games.engine import cards as C
 from games.engine.records import RecordError, state_of
 from games.engine.replay import read_records
 
-from . import basic, strong
+from . import hearts_basic, parts, strong
 
 FORMAT = "analysis/1"
 LABELS = ("inaccuracy", "mistake", "blunder")
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-# Loss (deal points of the deciding seat) from which a decision is an inaccuracy, a mistake, a
-# blunder. Units as strong.py scores a deal: sixty-six game points won minus lost (1-3 a deal);
-# hearts the seat's penalty points relative to the others' average; spades the team's deal score
-# minus the opponents' (bags and nils included).
-THRESHOLDS = {
-    "sixtysix": (0.3, 0.6, 1.0),
-    "hearts": (2.0, 5.0, 10.0),
-    "spades": (20.0, 50.0, 100.0),
-}
-UNITS = {"sixtysix": "game points", "hearts": "penalty points vs. the others' average",
-         "spades": "team points vs. the opponents"}
 # Draws per decision: twice the most live play ever makes (strong.MAX_ITERATIONS, reached only on
 # easy positions within its 200 ms; hard ones get 15-150 there) - bench/analysis.py for the cost.
-ITERATIONS = {"sixtysix": 2 * strong.MAX_ITERATIONS, "hearts": 2 * strong.MAX_ITERATIONS,
-              "spades": 2 * strong.MAX_ITERATIONS}
+ITERATIONS = 2 * strong.MAX_ITERATIONS
 BATCH = 16                   # draws between two calls of ``pause`` (a worker yields there)
 PASS_POOL = 6                # hearts: passes searched are the triples of this many riskiest cards
 
 
+def thresholds(game: str) -> tuple[float, float, float]:
+    """The loss (deal points of the deciding seat, in the units strong.py scores a deal: its game's
+    ``parts.BotParts.loss_unit``) from which a decision is an inaccuracy, a mistake, a blunder."""
+    return parts.of(game).loss_labels
+
+
 def label_of(game: str, loss: float) -> str | None:
     label = None
-    for name, threshold in zip(LABELS, THRESHOLDS[game]):
+    for name, threshold in zip(LABELS, thresholds(game)):
         if loss >= threshold - 1e-9:
             label = name
     return label
@@ -62,9 +56,9 @@ def pass_candidates(view: dict, played: list[str] | None = None) -> list[dict]:
     """Hearts passes worth searching: every triple of the riskiest cards by basic's rule, plus the
     pass actually made (the search of all 286 triples would cost 14 times more)."""
     hand = [C.INDEX[c] for c in view["legal"][0]["cards"]]
-    first = basic.hearts_pass(view, hand)
+    first = hearts_basic.hearts_pass(view, hand)
     rest = [c for c in hand if C.CODES[c] not in first]
-    pool = first + basic.hearts_pass(view, rest) if len(rest) >= 3 else first
+    pool = first + hearts_basic.hearts_pass(view, rest) if len(rest) >= 3 else first
     pool = pool[:PASS_POOL]
     triples = [sorted(t, key=C.INDEX.__getitem__) for t in itertools.combinations(pool, 3)]
     if played is not None:
@@ -190,7 +184,7 @@ def analyse(records: list[dict], planned: list[list[dict]] | None = None, *, sea
     game = records[0].get("game")
     if planned is None:
         planned = plan(records, lambda i, r: seats)
-    n = iterations or ITERATIONS[game]
+    n = iterations or ITERATIONS
     total = sum(len(p) for p in planned)
     done = 0
     cpu = 0.0
@@ -215,7 +209,7 @@ def analyse(records: list[dict], planned: list[list[dict]] | None = None, *, sea
                       "decisions": verdicts, "summary": summarise(game, verdicts),
                       "cpu_seconds": round(deal_cpu, 3)})
     return {"format": FORMAT, "game": game, "variant": records[0].get("variant"), "iterations": n,
-            "seed": str(seed), "unit": UNITS[game], "thresholds": dict(zip(LABELS, THRESHOLDS[game])),
+            "seed": str(seed), "unit": parts.of(game).loss_unit, "thresholds": dict(zip(LABELS, thresholds(game))),
             "deals": deals, "summary": summarise(game, all_verdicts), "cpu_seconds": round(cpu, 3)}
 
 

@@ -15,7 +15,7 @@ import time
 DEFAULT_BUDGET_MS = 200
 
 # The clock budgets are read on (seconds). The site's is the wall clock: a move lands in time. A
-# measurement on a busy machine (games/bots/ladder.py --cpu-clock) sets the thread's CPU clock, so a
+# measurement on a busy machine (games/bots/lab/ladder.py --cpu-clock) sets the thread's CPU clock, so a
 # level thinks as long as it would on a core of its own and plays as strong as it does there.
 clock = time.perf_counter
 

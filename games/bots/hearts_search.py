@@ -22,9 +22,9 @@ triples the rollouts preferred to it did no better in play, and worse the more d
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import hearts as H
+from games.engine import hearts as hearts_rules
 
-from . import basic, trick_solver as T
+from . import basic, hearts_basic, parts, sampling, trick_solver
 
 EPSILON = 0.08
 MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 x QS at least this
@@ -34,7 +34,7 @@ MOON_THREAT = 10            # a seat holding every point card taken, hearts + 2 
                             # with no moon play; at 10 without the dealt-hand plan about half of that)
 
 _LOW13 = (1 << 13) - 1
-_POINT_CARDS = H.HEARTS_MASK | H.QS_BIT
+_POINT_CARDS = hearts_rules.HEARTS_MASK | hearts_rules.QS_BIT
 
 
 def _high(mask: int) -> int:
@@ -52,28 +52,28 @@ def _count(mask: int) -> int:
 def rollout(s, rng, seat):
     """Play the deal out (passes yet to make by basic's rule); its value for ``seat``."""
     pass_rest(s)
-    if s.phase == H.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
-        return T.solve_hearts(s, seat)
-    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
-    while s.phase == H.PLAY:
+    if s.phase == hearts_rules.PLAY and trick_solver.cards_left(s) <= trick_solver.SOLVE_CARDS:
+        return trick_solver.solve_hearts(s, seat)
+    solve_at = 13 - trick_solver.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
+    while s.phase == hearts_rules.PLAY:
         if s.tricks_done >= solve_at and not s.trick:
-            return T.solve_hearts(s, seat)
+            return trick_solver.solve_hearts(s, seat)
         if rng.random() < EPSILON:
             s.apply_move(s.random_move(rng))
             continue
         s.apply_move(policy_move(s, s.turn))
-    if s.phase == H.MOON:
-        s.apply_move(H.MOON_OTHERS)
-    return T.hearts_value(s.result()["points"], seat)
+    if s.phase == hearts_rules.MOON:
+        s.apply_move(hearts_rules.MOON_OTHERS)
+    return trick_solver.hearts_value(s.result()["points"], seat)
 
 
 def pass_rest(s):
     """Seats yet to pass (only when a pass itself is evaluated) pass by basic's rule."""
-    while s.phase == H.PASS:
+    while s.phase == hearts_rules.PASS:
         seat = s.passed.index(0)
-        codes = basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
-                                  list(H.cards_in(s.hands[seat])))
-        s.apply_move(H.PASS_FLAG | C.mask_of_codes(codes), seat)
+        codes = hearts_basic.hearts_pass({"variant": "jack_of_diamonds" if s.jack_counts else "standard"},
+                                  list(hearts_rules.cards_in(s.hands[seat])))
+        s.apply_move(hearts_rules.PASS_FLAG | C.mask_of_codes(codes), seat)
 
 
 def _shooter(s) -> tuple[int, int]:
@@ -85,7 +85,7 @@ def _shooter(s) -> tuple[int, int]:
         if w:
             if holder >= 0:
                 return -2, 0
-            holder, taken = i, _count(w & H.HEARTS_MASK) + (2 if w & H.QS_BIT else 0)
+            holder, taken = i, _count(w & hearts_rules.HEARTS_MASK) + (2 if w & hearts_rules.QS_BIT else 0)
     return holder, taken
 
 
@@ -128,7 +128,7 @@ def _shoot_move(s, seat) -> int:
             return 13 * led + _high(follow)                 # win it as high as possible
         return 13 * led + _low(follow)
     safe = playable & ~_POINT_CARDS or playable
-    return min(H.cards_in(safe), key=lambda c: c % 13)     # keep the winners, give no point
+    return min(hearts_rules.cards_in(safe), key=lambda c: c % 13)     # keep the winners, give no point
 
 
 def _defend_move(s, seat, shooter):
@@ -153,7 +153,7 @@ def _defend_move(s, seat, shooter):
 
 
 def _high_rank(mask: int) -> int:
-    return max(H.cards_in(mask), key=lambda c: c % 13)
+    return max(hearts_rules.cards_in(mask), key=lambda c: c % 13)
 
 
 def _plain_move(s, seat) -> int:
@@ -171,13 +171,13 @@ def _plain_move(s, seat) -> int:
                 return 13 * led + _high(under)
             if len(trick) == 3 and not _trick_mask(trick) & _POINT_CARDS:
                 top = 13 * led + _high(follow)
-                if top == H.QUEEN_OF_SPADES and follow & ~(1 << 10):
+                if top == hearts_rules.QUEEN_OF_SPADES and follow & ~(1 << 10):
                     return 13 * led + _high(follow & ~(1 << 10))
                 return top
             return 13 * led + _low(follow)
-        if hand & H.QS_BIT:
-            return H.QUEEN_OF_SPADES
-        hearts = hand & H.HEARTS_MASK
+        if hand & hearts_rules.QS_BIT:
+            return hearts_rules.QUEEN_OF_SPADES
+        hearts = hand & hearts_rules.HEARTS_MASK
         if hearts:
             return _high(hearts)
         return _high_rank(hand)
@@ -185,4 +185,31 @@ def _plain_move(s, seat) -> int:
     if trick:   # the first trick: its own restrictions
         return _high_rank(playable)
     safe = playable & ~_POINT_CARDS or playable
-    return min(H.cards_in(safe), key=lambda c: c % 13)
+    return min(hearts_rules.cards_in(safe), key=lambda c: c % 13)
+
+
+def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict | None:
+    """The pass and the moon are basic's: the triples the rollouts preferred to it did no better in
+    play, and worse the more draws judged them (docs/BOTS.md, "Changes measured against today's
+    strong"). Every other decision is searched (None)."""
+    if legal[0]["type"] in ("moon", "pass"):
+        return basic.choose_action(view, rng)
+    return None
+
+
+def puzzle_value(state, me):
+    """A puzzle position's exact value for ``me`` (the others playing together against him), or None."""
+    if state.phase in (hearts_rules.PASS,):
+        return None
+    return trick_solver.solve_hearts(state, me)
+
+
+def playing(state) -> bool:
+    return state.phase == hearts_rules.PLAY
+
+
+parts.register("hearts", parts.BotParts(
+    basic_policy=hearts_basic.hearts_policy, rollout=rollout, unit=5.0, sample=sampling.sample_trick_game,
+    draw_constraints=sampling.hearts_constraints, first_answer=first_answer,
+    loss_unit="penalty points vs. the others' average", loss_labels=(2.0, 5.0, 10.0),
+    puzzle=parts.PuzzleParts(cards=4, margin=2.5, value=puzzle_value, solvable=playing, playing=playing)))

@@ -1,7 +1,7 @@
 """The ladder of bot levels people choose from, weakest first, and each level's measured strength.
 
 A level is a bot module (``base.py``'s interface) with the thinking budget it plays with. The
-strength shown on the site is measured, not asserted: ``python -m games.bots.ladder`` plays each
+strength shown on the site is measured, not asserted: ``python -m games.bots.lab.ladder`` plays each
 level against the one below it on duplicate deals (``arena.py``) and fits ratings on the scale
 people's ratings use (ratings/rating.py: 400 points are about 10:1 odds), anchored at ``ANCHOR``.
 The figures are kept in ``ladder.json`` beside this module, with the steps they came from: per

@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 import random as _random
 
-from games.engine import hearts as H
-from games.engine import spades as SP
+from games.engine.core import get_rules
 
 from . import base
 from .sampling import sample
@@ -20,14 +19,12 @@ from .sampling import sample
 Z = 2.0
 MAX_DRAWS = 400
 
-FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view}
-
 
 def draws(view: dict, options: list[dict], rng, budget_ms: float, iterations: int | None,
           rollout) -> list[list[float]]:
     """Per draw, the value of every option (``rollout(state, rng, seat)`` after it)."""
     seat = view["seat"]
-    from_view = FROM_VIEW[view["game"]]
+    from_view = get_rules(view["game"]).state_from_view
     deadline = base.clock() + budget_ms / 1000.0
     limit = iterations if iterations is not None else MAX_DRAWS
     rows: list[list[float]] = []

@@ -3,13 +3,14 @@ exactly with every card known (no Django here; the site's side is puzzles/).
 
 A puzzle is a moment of a deal record, before one seat's play, late enough for the exact solvers
 the strong bot uses on its draws: Sixty-six once the stock is closed or exhausted
-(``ss_solver``), the last ``CARDS[game]`` tricks of Hearts and Spades (``trick_solver``). There
+(``sixtysix_solver``), the last ``puzzle_cards`` tricks of Hearts and Spades (``trick_solver``). There
 every option's exact value for the seat is computed with all hands known (a double-dummy puzzle:
 the page shows every hand open and says so), and the position is a puzzle when exactly one option
-is best, by at least ``MARGIN[game]`` (Sixty-six: the one play that wins the deal, every other
+is best, by at least ``puzzle_margin`` (Sixty-six: the one play that wins the deal, every other
 loses or draws it). Values are in the solvers' units: Sixty-six game points won minus lost, Hearts
 the seat's penalty points against the others' average (the others playing together against it),
-Spades the team's deal score minus the other team's.
+Spades the team's deal score minus the other team's. Each game's numbers and its exact value are
+its bot parts' (``parts.BotParts.puzzle``, registered by ``<game>_search.py``).
 
 Solving one: the player plays for his seat; any play whose value equals the best is right (a
 later decision may have several), a worse one fails the puzzle; the other seats' replies are the
@@ -18,37 +19,18 @@ when the deal is over or no choice of his is left that matters (every option equ
 """
 from __future__ import annotations
 
-from games.engine import hearts as H
-from games.engine import spades as SP
-from games.engine.core import State
+from games.engine.core import State, get_rules
 from games.engine.records import state_of
 
-from . import ss_solver, trick_solver
+from . import parts, trick_solver
 
-# Most cards in any hand at a puzzle's position (the solve of every option stays in milliseconds).
-CARDS = {"sixtysix": 6, "hearts": 4, "spades": 4}
-MARGIN = {"sixtysix": 1.0, "hearts": 2.5, "spades": 20.0}
 EPS = 1e-6
 MAX_REPLIES = 60        # a line never runs longer than a deal's remaining cards; a guard all the same
 
 
 def value(state: State, me: int) -> float | None:
     """The exact value of ``state`` for seat ``me`` (None: not solvable exactly here)."""
-    game = state.game
-    if game == "sixtysix":
-        if state.over:
-            gp = state.game_points
-            return float(gp[me] - gp[1 - me])
-        return ss_solver.solve(state, me) if ss_solver.solvable(state) else None
-    if game == "hearts":
-        if state.phase in (H.PASS,):
-            return None
-        return trick_solver.solve_hearts(state, me)
-    if game == "spades":
-        if state.phase not in (SP.PLAY, SP.OVER):
-            return None
-        return trick_solver.solve_spades(state, me)
-    return None
+    return parts.of(state.game).puzzle.value(state, me)
 
 
 def _plain_plays(options: list[dict]) -> bool:
@@ -61,14 +43,10 @@ def in_window(state: State) -> bool:
     """Whether the position is late enough to solve exactly."""
     if state.is_over():
         return False
-    game = state.game
-    if game == "sixtysix" and not ss_solver.solvable(state):
+    puzzle = parts.of(state.game).puzzle
+    if not puzzle.solvable(state):
         return False
-    if game == "hearts" and state.phase != H.PLAY:
-        return False
-    if game == "spades" and state.phase != SP.PLAY:
-        return False
-    return trick_solver.cards_left(state) <= CARDS[game]
+    return trick_solver.cards_left(state) <= puzzle.cards
 
 
 def option_values(state: State, seat: int) -> list[tuple[dict, float]] | None:
@@ -91,9 +69,10 @@ def unique_best(game: str, values: list[tuple[dict, float]]) -> dict | None:
         return None         # a choice between cards to play (claiming 66 beside one card is none)
     ranked = sorted(values, key=lambda ov: -ov[1])
     best, second = ranked[0][1], ranked[1][1]
-    if best - second < MARGIN[game] - EPS:
+    puzzle = parts.of(game).puzzle
+    if best - second < puzzle.margin - EPS:
         return None
-    if game == "sixtysix" and not (best > 0 >= second):
+    if puzzle.wins_only and not (best > 0 >= second):
         return None
     if ranked[0][0]["type"] != "play":      # the answer is a card to play
         return None
@@ -101,8 +80,9 @@ def unique_best(game: str, values: list[tuple[dict, float]]) -> dict | None:
 
 
 def _side(game: str, seat: int, me: int) -> bool:
-    """Whether ``seat`` plays for ``me`` (himself, or his Spades partner)."""
-    return seat == me or (game == "spades" and (seat - me) % 2 == 0)
+    """Whether ``seat`` plays for ``me`` (himself, or his partner)."""
+    rules = get_rules(game)
+    return seat == me or rules.team_of(seat) == rules.team_of(me)
 
 
 def reply(state: State, me: int) -> dict:
@@ -124,7 +104,7 @@ def play_replies(state: State, me: int) -> list[dict]:
     """Apply the solver's replies until ``me`` is to act or the deal is over; what was played."""
     played = []
     while not state.is_over() and state.to_act() is not None and state.to_act() != me and len(played) < MAX_REPLIES:
-        if state.game == "hearts" and state.phase != H.PLAY:
+        if not parts.of(state.game).puzzle.playing(state):
             break
         action = reply(state, me)
         state.apply(action)
@@ -137,7 +117,7 @@ def finished(state: State, me: int) -> bool:
     option of his now is equally good."""
     if state.is_over() or state.to_act() != me:
         return True
-    if state.game == "hearts" and state.phase != H.PLAY:
+    if not parts.of(state.game).puzzle.playing(state):
         return True
     values = option_values(state, me)
     if values is None:
@@ -199,9 +179,8 @@ def find(record: dict, seats=None, limit: int = 1) -> list[dict]:
 def shown(state: State) -> dict:
     """What a puzzle's board shows beside the public view and the hands: in Sixty-six each seat's
     card points so far (they decide the deal, and the public view does not sum them)."""
-    if state.game == "sixtysix":
-        return {"card_points": [state.points(s) for s in range(2)]}
-    return {}
+    shown_by = parts.of(state.game).puzzle.shown
+    return shown_by(state) if shown_by is not None else {}
 
 
 def position(record: dict, step: int) -> State:

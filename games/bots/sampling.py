@@ -19,7 +19,9 @@ import math
 from typing import Callable
 
 from games.engine import cards as C
-from games.engine import sixtysix as SS
+from games.engine import sixtysix as sixtysix_rules
+
+from . import parts
 
 ALL_SUITS = (1 << 4) - 1
 
@@ -134,13 +136,11 @@ def spades_constraints(view: dict) -> tuple[list[int], dict[int, int], dict[int,
     return pool, capacity, {s: allowed[s] for s in seats}, {}
 
 
-# The draw's constraints of the trick games, by game (the samplers below, bench/trick_tree.py).
-DRAW_CONSTRAINTS = {"hearts": hearts_constraints, "spades": spades_constraints}
 
 
 def sample_trick_game(view: dict, rng) -> dict:
     """The hidden hands of a hearts or spades view, drawn within what the play has shown."""
-    pool, capacity, allowed, fixed = DRAW_CONSTRAINTS[view["game"]](view)
+    pool, capacity, allowed, fixed = parts.of(view["game"]).draw_constraints(view)
     hands = deal_constrained(pool, capacity, allowed, rng, fixed)
     return {"hands": {s: C.codes_of(hands[s]) for s in capacity}}
 
@@ -156,7 +156,7 @@ def sixtysix_knowledge(view: dict) -> dict:
     """
     seat = view["seat"]
     opp = 1 - seat
-    opts = SS.VARIANTS[view["variant"]]
+    opts = sixtysix_rules.VARIANTS[view["variant"]]
     deck = opts.deck_mask
     tricks = view["tricks"]
     played = 0
@@ -175,7 +175,7 @@ def sixtysix_knowledge(view: dict) -> dict:
         fixed |= 1 << C.INDEX[drawn["card"]]
     for m in view["marriages"]:
         if m["seat"] == opp:
-            fixed |= 1 << SS.PARTNER[C.INDEX[m["card"]]]
+            fixed |= 1 << sixtysix_rules.PARTNER[C.INDEX[m["card"]]]
     fixed &= ~seen
     trump = C.SUITS.index(view["trump_suit"])
     trump_mask = C.SUIT_MASK[trump]
@@ -189,8 +189,8 @@ def sixtysix_knowledge(view: dict) -> dict:
         if t["cards"][1]["seat"] != opp:
             continue
         if C.SUIT_OF[follow] == C.SUIT_OF[lead]:
-            if SS.STRENGTH[follow] < SS.STRENGTH[lead]:
-                forbidden |= SS.HIGHER[lead]
+            if sixtysix_rules.STRENGTH[follow] < sixtysix_rules.STRENGTH[lead]:
+                forbidden |= sixtysix_rules.HIGHER[lead]
         else:
             forbidden |= C.SUIT_MASK[C.SUIT_OF[lead]]
             if C.SUIT_OF[follow] != trump:
@@ -241,9 +241,6 @@ def sixtysix_hands(view: dict, limit: int) -> list[int] | None:
     return [k["opp_fixed"] | C.mask_of(combo) for combo in itertools.combinations(allowed, need)]
 
 
-SAMPLERS = {"hearts": sample_trick_game, "spades": sample_trick_game, "sixtysix": sample_sixtysix}
-
-
 def sample(view: dict, rng) -> dict:
     """Hidden cards consistent with ``view``, drawn with ``rng``."""
-    return SAMPLERS[view["game"]](view, rng)
+    return parts.of(view["game"]).sample(view, rng)

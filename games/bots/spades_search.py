@@ -24,9 +24,9 @@ errors (``paired.choose``).
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import spades as SP
+from games.engine import spades as spades_rules
 
-from . import basic, paired, trick_solver as T
+from . import paired, parts, sampling, spades_basic, trick_solver
 
 EPSILON = 0.08
 BID_SPREAD = 2              # candidates: basic's bid +- this many tricks
@@ -41,22 +41,22 @@ def _low(mask: int) -> int:
 
 def rollout(s, rng, me):
     """Play the deal out (bids of seats yet to bid by rule); its value for ``me``."""
-    if s.phase == SP.PLAY and T.cards_left(s) <= T.SOLVE_CARDS:
-        return T.solve_spades(s, me)
-    solve_at = 13 - T.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
-    while s.phase != SP.OVER:
+    if s.phase == spades_rules.PLAY and trick_solver.cards_left(s) <= trick_solver.SOLVE_CARDS:
+        return trick_solver.solve_spades(s, me)
+    solve_at = 13 - trick_solver.ROLLOUT_SOLVE_CARDS         # tricks done when the rest is solved
+    while s.phase != spades_rules.OVER:
         seat = s.turn
-        if s.phase == SP.BLIND_NIL:
-            s.apply_move(SP.BLIND_DECLINE, seat)
-        elif s.phase == SP.BID:
-            s.apply_move(SP.BID_BASE + rule_bid(s, seat), seat)
+        if s.phase == spades_rules.BLIND_NIL:
+            s.apply_move(spades_rules.BLIND_DECLINE, seat)
+        elif s.phase == spades_rules.BID:
+            s.apply_move(spades_rules.BID_BASE + rule_bid(s, seat), seat)
         elif len(s.done) >= solve_at and not s.trick:
-            return T.solve_spades(s, me)
+            return trick_solver.solve_spades(s, me)
         elif rng.random() < EPSILON and not _nil_side(s, seat):
             s.apply_move(s.random_move(rng), seat)
         else:
             s.apply_move(policy_move(s, seat), seat)
-    return T.spades_eval(s, me)
+    return trick_solver.spades_eval(s, me)
 
 
 def _nil_side(s, seat) -> bool:
@@ -67,8 +67,8 @@ def _nil_side(s, seat) -> bool:
 
 def rule_bid(s, seat) -> int:
     hand = list(C.iter_cards(s.hands[seat]))
-    tricks = basic.spades_count_winners(hand)
-    if tricks < 1.5 and basic.spades_nil_ok(hand) and s.bids[seat ^ 2] != 0:
+    tricks = spades_basic.spades_count_winners(hand)
+    if tricks < 1.5 and spades_basic.spades_nil_ok(hand) and s.bids[seat ^ 2] != 0:
         return 0
     return max(1, min(13, int(tricks + 0.5)))
 
@@ -104,7 +104,7 @@ def policy_move(s, seat) -> int:
         short = bids[other] + bids[other + 2] - theirs
         need = short > 0 and short >= 13 - len(s.done) - 1
     trick = s.trick
-    cards = SP._cards_of_mask(playable)
+    cards = spades_rules.cards_of_mask(playable)
     if not trick:
         if i_nil:
             return min(cards, key=_rank_key)
@@ -118,7 +118,7 @@ def policy_move(s, seat) -> int:
         if need and aces:
             return aces[0]
         return min(non, key=lambda c: c % 13)
-    wi = SP.trick_winner_index(trick)
+    wi = spades_rules.trick_winner_index(trick)
     best = trick[wi]
     best_seat = (s.leader + wi) & 3
     position = len(trick)                   # 1..3: how many played before this seat
@@ -166,7 +166,7 @@ def bid_candidates(view: dict, legal: list[dict]) -> list[dict]:
     if legal[0]["type"] == "blind_nil":
         return [dict(a) for a in legal]
     hand = [C.INDEX[c] for c in view["hand"]]
-    winners = basic.spades_count_winners(hand)
+    winners = spades_basic.spades_count_winners(hand)
     base = max(1, min(13, int(winners + 0.5)))
     wanted = set(range(max(1, base - BID_SPREAD), min(13, base + BID_SPREAD) + 1))
     partner = (view["seat"] + 2) % 4
@@ -179,9 +179,9 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
     """The candidate with the best draws, if clearly better than basic's bid (``paired``)."""
     options = bid_candidates(view, legal)
     if options[0]["type"] == "blind_nil":
-        rule = {"type": "blind_nil", "accept": basic.spades_blind(view)}
+        rule = {"type": "blind_nil", "accept": spades_basic.spades_blind(view)}
     else:
-        rule = {"type": "bid", "tricks": basic.spades_bid(view)}
+        rule = {"type": "bid", "tricks": spades_basic.spades_bid(view)}
     default = next((j for j, a in enumerate(options)
                     if all(a.get(k) == v for k, v in rule.items())), 0)
     if len(options) == 1:
@@ -189,3 +189,28 @@ def choose_bid(view: dict, legal: list[dict], rng, budget_ms: float, iterations:
     # Within the play's budget, like every decision (it once thought 4 x the budget: issue 33).
     rows = paired.draws(view, options, rng, budget_ms, iterations, rollout)
     return options[paired.choose(rows, default=default)]
+
+
+def first_answer(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None) -> dict | None:
+    """A bid (blind nil too) by ``choose_bid``, within the budget; the play is searched (None)."""
+    if legal[0]["type"] in ("bid", "blind_nil"):
+        return choose_bid(view, legal, rng, budget_ms, iterations)
+    return None
+
+
+def puzzle_value(state, me):
+    """A puzzle position's exact value for ``me``'s team, or None (before the play)."""
+    if state.phase not in (spades_rules.PLAY, spades_rules.OVER):
+        return None
+    return trick_solver.solve_spades(state, me)
+
+
+def puzzle_solvable(state) -> bool:
+    return state.phase == spades_rules.PLAY
+
+
+parts.register("spades", parts.BotParts(
+    basic_policy=spades_basic.spades_policy, rollout=rollout, unit=50.0, sample=sampling.sample_trick_game,
+    draw_constraints=sampling.spades_constraints, first_answer=first_answer,
+    loss_unit="team points vs. the opponents", loss_labels=(20.0, 50.0, 100.0),
+    puzzle=parts.PuzzleParts(cards=4, margin=20.0, value=puzzle_value, solvable=puzzle_solvable)))

@@ -1,49 +1,38 @@
-"""The strong bot: determinized search (perfect-information Monte Carlo) through the engine; in
-sixty-six while the stock is open, at strong's and expert's budgets, an information-set tree
-search instead (``ss_ismcts``, ``TREE_SHARE`` of the budget).
+"""The strong bot: determinized search (perfect-information Monte Carlo) through the engine, with
+each game's own parts (``parts.of(game)``, registered by ``<game>_search.py``).
 
 Each iteration draws hidden cards consistent with the view (``sampling``: the view carries the
 deal's public history, so every card seen played is out and what the play revealed is kept),
-builds the engine state at the view's position (``state_from_view`` of the game) and, for every
-option, plays the deal out from it with a cheap rule-based rollout on the engine's fast path
-(``legal_moves`` / ``apply_move`` / ``clone``); in sixty-six the end of the deal, once the stock
-is closed or gone and few cards are left, is solved exactly (``ss_solver``). An option is a legal
-action, or in sixty-six an exchange or a close together with what follows it (then a close, then
-a lead), so that none is scored with a fixed follow-up. Options share each iteration's cards and
-rollout seed (common random numbers), so their averages differ by the option and not by the luck
-of the draw. The best average of the deal's outcome for this seat wins: game points (sixty-six),
-the team's deal score with bags and nils (spades), the points taken relative to the others
-(hearts).
+builds the engine state at the view's position (``GameRules.state_from_view``) and, for every
+option, plays the deal out from it with the game's cheap rule-based rollout on the engine's fast
+path (``legal_moves`` / ``apply_move`` / ``clone``), or solves it exactly where the game's parts
+can. An option is a legal action, or several moves of one decision where the game's parts expand
+it (a sixty-six exchange or close with what follows it), so that none is scored with a fixed
+follow-up. Options share each iteration's cards and rollout seed (common random numbers), so their
+averages differ by the option and not by the luck of the draw. The best average of the deal's
+outcome for this seat wins, in the game's units (``parts.BotParts.unit`` scales the stakes).
 
-Budget by need (``_run``): a single legal action or a certain sixty-six claim answers at once;
-a sixty-six phase 2 in which the opponent can hold only a few hands is solved exactly for each
-(no sampling); otherwise options race: one is dropped once the leader beats it with confidence
-(paired differences) or it can be better by no stake, the search stops when one is left, at the
-draw limit or the budget, and a sixty-six decision still open then may go on to ``cap_ms``
-(a spades bid keeps the budget too).
+Budget by need (``_run``): a single legal action answers at once, and a game's parts may answer
+first (a sure claim, a bid, a pass, a tree search); a position whose hidden deals are few is
+searched on each (``exact_hands``, no sampling); otherwise options race: one is dropped once the
+leader beats it with confidence (paired differences) or it can be better by no stake, the search
+stops when one is left, at the draw limit or the budget, and a decision still open then may go on
+to ``cap_ms`` where the game's parts think past the budget.
 ``iterations`` fixes the number of draws instead, every option on every draw (deterministic given
-the view and the rng seed, which the tests use). Hearts and Spades keep their rollout policies,
-the exact solving of their last tricks and the spades bid search in ``hearts_search``,
-``spades_search`` and ``trick_solver``. Not searched: the hearts pass (basic's rule: the passes
-the rollouts preferred played no better) and the moon choice (arithmetic on the scores).
-``evaluate`` exposes the same search per action, without shortcuts or racing, for the post-match
-analysis (games/bots/analyse.py).
+the view and the rng seed, which the tests use). ``evaluate`` exposes the same search per action,
+without shortcuts or racing, for the post-match analysis (games/bots/analyse.py).
 """
 from __future__ import annotations
 
 import math
 import random as _random
 
-from games.engine import cards as C
-from games.engine import hearts as H
-from games.engine import sixtysix as SS
-from games.engine import spades as SP
+from games.engine.core import get_rules
 
-from . import base, basic, hearts_search, spades_search, ss_ismcts, ss_solver
+from . import base, parts
 from .base import DEFAULT_BUDGET_MS, check_view, rng_of
-from .sampling import sample, sixtysix_hands, sixtysix_knowledge
+from .sampling import sample
 
-EPSILON = 0.08            # share of random moves in rollouts (keeps them from being too sure)
 MAX_ITERATIONS = 400      # draws of an ordinary decision at most
 HARD_ITERATIONS = 1600    # draws of a hard decision (still open at the budget) at most
 MIN_DRAWS = 16            # draws before any option is dropped
@@ -51,21 +40,9 @@ CHECK_EVERY = 8           # draws between two looks at the confidence bounds
 Z = 2.5                   # one-sided normal quantile of the paired bounds (many options, many looks)
 INDIFFERENT = 0.04        # an option at most this much better than the best (with confidence) is dropped
 HARD_STAKE = 0.15         # at the budget, an option that may still be this much better keeps the search going
-# The stakes above are in sixty-six game points; the other games' values are scaled by their unit
-# (hearts: card points, spades: team points). Only sixty-six thinks past the budget, to the cap its
-# level declares (measured there: it pays); hearts and spades keep their budget.
-UNIT = {"sixtysix": 1.0, "hearts": 5.0, "spades": 50.0}
-# Sixty-six while the stock is open: the information-set tree search (ss_ismcts) for this share of
-# the budget, at levels thinking at least TREE_FROM_MS (fewer iterations make too small a tree:
-# medium keeps the determinized search). Measured (docs/BOTS.md): at half the budget it thinks
-# as long on average as the determinized search it replaces, which stops early when it can.
-TREE_SHARE = 0.5
-TREE_FROM_MS = 40
-EXACT_HANDS = 12          # sixty-six phase 2: solve every hand the opponent may hold, if this few
-
-FROM_VIEW = {"hearts": H.state_from_view, "spades": SP.state_from_view,
-             "sixtysix": SS.state_from_view}
-
+# The stakes above are in sixty-six game points; each game's values are scaled by its parts' unit
+# (parts.BotParts.unit). Only a game whose parts say so thinks past the budget, to the cap its
+# level declares (measured in sixty-six: it pays); the others keep their budget.
 
 def choose_action(view: dict, rng=None, budget_ms: int | None = None,
                   iterations: int | None = None, cap_ms: int | None = None) -> dict:
@@ -78,58 +55,16 @@ def choose_action(view: dict, rng=None, budget_ms: int | None = None,
     rng = rng_of(rng)
     if len(legal) == 1 and legal[0]["type"] != "pass":
         return dict(legal[0])
-    game, kind = view["game"], legal[0]["type"]
+    game_parts = parts.of(view["game"])
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    if game == "hearts" and kind in ("moon", "pass"):
-        # The pass is basic's: the triples the rollouts preferred to it did no better in play, and
-        # worse the more draws judged them (docs/BOTS.md, "Changes measured against today's strong").
-        return basic.choose_action(view, rng)
-    if game == "spades" and kind in ("bid", "blind_nil"):
-        return spades_search.choose_bid(view, legal, rng, budget, iterations)
-    if game == "sixtysix":
-        claim = _find_claim(view, legal)
-        if claim is not None:
-            return claim
-    if game == "sixtysix" and view["phase"] == "play1" and iterations is None \
-            and budget >= TREE_FROM_MS:
-        return _tree_choice(view, rng, budget)
-    # Only a sixty-six play may think past the budget, and only to a cap the level declares
-    # (levels.py); every other decision (the spades bid too) keeps the budget.
-    cap = max(cap_ms, budget) if cap_ms is not None and game == "sixtysix" else budget
+    if game_parts.first_answer is not None:
+        answer = game_parts.first_answer(view, legal, rng, budget, iterations)
+        if answer is not None:
+            return answer
+    # Only a game whose parts say so thinks past the budget, and only to a cap the level declares
+    # (levels.py); every other decision keeps the budget.
+    cap = max(cap_ms, budget) if cap_ms is not None and game_parts.thinks_past_budget else budget
     return search(view, legal, rng, budget, iterations, cap)
-
-
-def _tree_choice(view, rng, budget_ms):
-    """Sixty-six while the stock is open: the information-set tree search (``ss_ismcts``) for
-    ``TREE_SHARE`` of the budget."""
-    return dict(ss_ismcts.choose(view, budget_ms * TREE_SHARE / 1000.0, rng, sixtysix_rollout))
-
-
-def _find_claim(view, legal):
-    """A claim of 66 that is surely true (the points are the claimer's own, known exactly): the
-    best a player can do, since waiting can only give the opponent points and tricks."""
-    mine = view["my_points"] or 0
-    best = None
-    for a in legal:
-        if a["type"] == "declare" and mine >= SS.TARGET:
-            return dict(a)
-        if a.get("declare") and mine + _marriage_points(view, a["card"]) >= SS.TARGET:
-            if best is None or _marriage_points(view, a["card"]) > _marriage_points(view, best["card"]):
-                best = a
-    return dict(best) if best is not None else None
-
-
-def _marriage_points(view, code):
-    return 40 if code[1] == view["trump_suit"] else 20
-
-
-def _false_claim(view, action) -> bool:
-    """A sixty-six claim that is surely false: never better than playing on (dropped)."""
-    if action["type"] == "declare":
-        return (view["my_points"] or 0) < SS.TARGET
-    if action.get("declare"):
-        return (view["my_points"] or 0) + _marriage_points(view, action["card"]) < SS.TARGET
-    return False
 
 
 def search(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
@@ -158,41 +93,13 @@ def evaluate(view: dict, rng=None, iterations: int | None = None, budget_ms: flo
 # === the generic loop: options, common random numbers, racing ======================================
 
 def _options(view: dict, legal: list[dict], state, prune: bool) -> list[tuple[int, tuple]]:
-    """The options searched: ``(index of the action in legal, moves by this seat in order)``.
-    Sixty-six: an exchange or a close is an option only together with what follows it (exchange,
-    then close or a lead; close, then a lead), so that no option is scored with a fixed follow-up;
-    a surely false claim is dropped (``prune``)."""
-    seat = view["seat"]
+    """The options searched: ``(index of the action in legal, moves by this seat in order)``; one
+    move an option unless the game's parts expand a decision (``parts.BotParts.options``)."""
     moves = [state.move_of(a) for a in legal]
-    if view["game"] != "sixtysix":
+    expand = parts.of(view["game"]).options
+    if expand is None:
         return [(j, (m,)) for j, m in enumerate(moves)]
-    out = []
-    for j, (a, m) in enumerate(zip(legal, moves)):
-        if prune and _false_claim(view, a) and len(legal) > 1:
-            continue
-        if m in (SS.EXCHANGE, SS.CLOSE):
-            for tail in _continuations(view, state, seat, (m,), prune):
-                out.append((j, tail))
-        else:
-            out.append((j, (m,)))
-    if not out:
-        out = [(j, (m,)) for j, m in enumerate(moves)]
-    return out
-
-
-def _continuations(view, state, seat, prefix, prune):
-    s = state.clone()
-    for m in prefix:
-        s.apply_move(m, seat)
-    tails = []
-    for m in s.legal_moves(seat):
-        if prune and _false_claim(view, s.action_of(seat, m)):
-            continue
-        if m in (SS.EXCHANGE, SS.CLOSE):
-            tails += _continuations(view, state, seat, prefix + (m,), prune)
-        elif m != SS.DECLARE or not prune:
-            tails.append(prefix + (m,))
-    return tails or [prefix]
+    return expand(view, legal, moves, state, prune)
 
 
 def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int | None,
@@ -205,13 +112,16 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
     Returns ``choice`` (index in legal), ``action_means`` (per action, its best option's mean) and
     ``draws``."""
     game = view["game"]
+    game_parts = parts.of(game)
     seat = view["seat"]
-    from_view = FROM_VIEW[game]
-    rollout = ROLLOUTS[game]
+    from_view = get_rules(game).state_from_view
+    rollout = game_parts.rollout
+    unit = game_parts.unit
     start = base.clock()
     deadline = start + budget_ms / 1000.0
     cap = start + (cap_ms if cap_ms is not None else budget_ms) / 1000.0
-    exact = _exact_hands(view) if game == "sixtysix" else None
+    exact = game_parts.exact_hands(view) if game_parts.exact_hands is not None else None
+    solve = game_parts.exact_value if exact is not None else None
     options = None
     values: list[list[float]] = []
     alive: list[int] = []
@@ -227,7 +137,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             state = from_view(view, exact[done])
         else:
             if done >= limit:
-                if not race or hard or not _still_open(values, alive, done, UNIT[game]):
+                if not race or hard or not _still_open(values, alive, done, unit):
                     break
                 hard = True
                 limit = int(HARD_ITERATIONS * scale)
@@ -249,7 +159,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
                 if s.is_over():
                     break
                 s.apply_move(m, seat)
-            row.append(_value(s, seat, rollout, seed, exact is not None))
+            row.append(_value(s, seat, rollout, seed, solve))
         if len(row) < len(alive):
             break
         for k, v in zip(alive, row):
@@ -258,7 +168,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
         if exact is not None:
             continue
         if race and done >= MIN_DRAWS and done % CHECK_EVERY == 0:
-            alive = _survivors(values, alive, done, UNIT[game])
+            alive = _survivors(values, alive, done, unit)
             if len(alive) == 1:
                 break
         if iterations is None:
@@ -266,7 +176,7 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
             if now >= cap:
                 break
             if now >= deadline:
-                if not race or hard or not _still_open(values, alive, done, UNIT[game]):
+                if not race or hard or not _still_open(values, alive, done, unit):
                     break
                 hard = True
                 limit = max(limit, int(HARD_ITERATIONS * scale))
@@ -278,9 +188,11 @@ def _run(view: dict, legal: list[dict], rng, budget_ms: float, iterations: int |
     return {"choice": options[best][0] if options else 0, "action_means": action_means, "draws": n}
 
 
-def _value(s, seat, rollout, seed, exact):
-    if exact and ss_solver.solvable(s):
-        return ss_solver.solve(s, seat) + 0.002 * (s.points(seat) - s.points(1 - seat))
+def _value(s, seat, rollout, seed, solve):
+    if solve is not None:
+        value = solve(s, seat)
+        if value is not None:
+            return value
     return rollout(s, _random.Random(seed), seat)
 
 
@@ -321,109 +233,3 @@ def _still_open(values, alive, n, unit=1.0) -> bool:
             if mean - Z * se < -HARD_STAKE * unit:
                 return True
     return False
-
-
-def _exact_hands(view: dict) -> list[dict] | None:
-    """Sixty-six phase 2 with few hands the opponent may hold: each as a ``hidden`` (the face-down
-    stock is never drawn again, so its order is irrelevant)."""
-    if view["phase"] != "play2":
-        return None
-    hands = sixtysix_hands(view, EXACT_HANDS)
-    if hands is None:
-        return None
-    rest = sixtysix_knowledge(view)["pool"]
-    return [{"hand": C.codes_of(h), "stock": C.codes_of(rest & ~h)} for h in hands]
-
-
-# === rollouts: one cheap rule per game, on the state's own fields =================================
-
-# --- sixty-six ---
-
-ROLLOUT_CLOSE = True     # sixty-six rollouts close when the points and the sure tricks make 66
-SOLVE_CARDS = 8          # sixty-six: solve phase 2 exactly from this many cards in hand
-# Measured (arena, kurnik, 100 matches against the strong bot of 493aadf, same decks): 12 (all of phase 2) wins a
-# little more (+0.29 +- 0.14 game points a deal against +0.23 +- 0.14 with 8) but its slower draws
-# separate fewer decisions early: decision time p50 201 ms, p95 478 ms against 85 and 263 ms.
-# A stronger level with time to spare may raise it.
-
-
-def sixtysix_rollout(s, rng, me):
-    """Heuristic play until phase 2 is small enough to solve exactly (``ss_solver``)."""
-    while not s.over:
-        if (not s.stock_open and s.claimer < 0
-                and bin(s.hands[0]).count("1") + bin(s.hands[1]).count("1") <= SOLVE_CARDS):
-            return ss_solver.solve(s, me) + 0.002 * (s.points(me) - s.points(1 - me))
-        seat = s.to_act()
-        if rng.random() < EPSILON and s.lead_card >= 0:
-            s.apply_move(s.random_move(rng), seat)
-        elif s.lead_card < 0:
-            s.apply_move(_ss_lead(s, seat), seat)
-        else:
-            s.apply_move(_ss_follow(s, seat), seat)
-    return sixtysix_eval(s, me)
-
-
-def _ss_lead(s, seat):
-    moves = s.legal_moves(seat)
-    if SS.DECLARE in moves and s.points(seat) >= SS.TARGET:
-        return SS.DECLARE
-    if SS.EXCHANGE in moves:
-        return SS.EXCHANGE
-    best_marriage = -1
-    for m in moves:
-        if SS.MARRIAGE <= m < SS.MARRIAGE_DECLARE:
-            c = m - SS.MARRIAGE
-            if best_marriage < 0 or C.SUIT_OF[c] == s.trump:
-                best_marriage = m
-    if best_marriage >= 0:
-        return best_marriage
-    if (ROLLOUT_CLOSE and SS.CLOSE in moves and s.stock_size() >= 2 and s.points(seat) >= 30
-            and s.points(seat) + _ss_sure_points(s, seat) >= SS.TARGET):
-        return SS.CLOSE
-    hand = s.hands[seat]
-    cards = [m for m in moves if m < 52]
-    if s.stock_open:
-        side = [c for c in cards if C.SUIT_OF[c] != s.trump] or cards
-        return min(side, key=lambda c: (SS.POINTS[c], SS.PARTNER[c] >= 0 and hand >> SS.PARTNER[c] & 1))
-    return max(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.STRENGTH[c]))
-
-
-def _ss_sure_points(s, seat):
-    """Points of the tricks ``seat`` surely wins after a close, led from the top (the rollout sees
-    the opponent's hand): trumps no opposing trump beats, side cards no opposing card of the suit
-    beats while he must follow (or has no trump), each with a small card of his (roughly basic's
-    rule, played open)."""
-    hand = s.hands[seat]
-    opp = s.hands[1 - seat]
-    opp_trumps = opp & s.trump_mask
-    points = 0
-    for suit in range(4):
-        mine = hand & C.SUIT_MASK[suit]
-        follows = bin(opp & C.SUIT_MASK[suit]).count("1")
-        for i, c in enumerate(sorted(SS._cards(mine), key=lambda c: -SS.STRENGTH[c])):
-            if SS.HIGHER[c] & opp or (suit != s.trump and opp_trumps and i >= follows):
-                break
-            points += SS.POINTS[c] + 3
-    return points
-
-
-def _ss_follow(s, seat):
-    mask = s._follow_mask(seat)
-    lead = s.lead_card
-    lead_suit = C.SUIT_OF[lead]
-    cards = SS._cards(mask)
-    beats = [c for c in cards if (C.SUIT_OF[c] == lead_suit and SS.STRENGTH[c] > SS.STRENGTH[lead])
-             or (C.SUIT_OF[c] == s.trump != lead_suit)]
-    if beats and (not s.stock_open or SS.POINTS[lead] >= 10
-                  or any(C.SUIT_OF[c] == lead_suit for c in beats)):
-        return min(beats, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.STRENGTH[c]))
-    return min(cards, key=lambda c: (C.SUIT_OF[c] == s.trump, SS.POINTS[c]))
-
-
-def sixtysix_eval(s, seat):
-    gp = s.game_points
-    return gp[seat] - gp[1 - seat] + 0.002 * (s.points(seat) - s.points(1 - seat))
-
-
-ROLLOUTS = {"hearts": hearts_search.rollout, "spades": spades_search.rollout,
-            "sixtysix": sixtysix_rollout}

@@ -19,8 +19,8 @@ points) are searched once. The solver reads the engine's state fields and change
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import hearts as H
-from games.engine import spades as SP
+from games.engine import hearts as hearts_rules
+from games.engine import spades as spades_rules
 
 # A solve costs (median, one core) ~0.04 ms at 2 cards a hand, 0.2-0.3 ms at 3, 1-3 ms at 4, 5-11
 # ms at 5; a whole rollout by rule ~0.1-0.2 ms. So a draw is solved from the decision on when
@@ -73,7 +73,7 @@ def spades_value(bids, blind, tricks, bags_before, team: int) -> float:
     for s in seats:
         if bids[s] == 0:
             won = tricks[s]
-            bonus = SP.BLIND_NIL_BONUS if blind[s] else SP.NIL_BONUS
+            bonus = spades_rules.BLIND_NIL_BONUS if blind[s] else spades_rules.NIL_BONUS
             nil_points += bonus if won == 0 else -bonus
             nil_bags += won
         else:
@@ -86,9 +86,9 @@ def spades_value(bids, blind, tricks, bags_before, team: int) -> float:
         points = -10 * contract
     before = bags_before[team]
     bags = before + over + nil_bags
-    points += nil_points + nil_bags - SP.BAG_PENALTY * (bags // SP.BAG_LIMIT)
+    points += nil_points + nil_bags - spades_rules.BAG_PENALTY * (bags // spades_rules.BAG_LIMIT)
     # The liability of the bags held after the deal, minus that of those held before it.
-    return points - BAG_LIABILITY * (bags % SP.BAG_LIMIT - before % SP.BAG_LIMIT)
+    return points - BAG_LIABILITY * (bags % spades_rules.BAG_LIMIT - before % spades_rules.BAG_LIMIT)
 
 
 def spades_eval(s, seat: int) -> float:
@@ -127,9 +127,9 @@ def solve_spades(s, me: int) -> float:
         if not trick:
             if not hand:
                 return leaf()
-            play = hand if st[1] or not hand & SP.NON_SPADE_MASK else hand & SP.NON_SPADE_MASK
+            play = hand if st[1] or not hand & spades_rules.NON_SPADE_MASK else hand & spades_rules.NON_SPADE_MASK
         else:
-            play = hand & SP.SUIT_MASK[trick[0] // 13] or hand
+            play = hand & spades_rules.SUIT_MASK[trick[0] // 13] or hand
         outstanding = 0
         for x in range(4):
             if x != turn:
@@ -149,7 +149,7 @@ def solve_spades(s, me: int) -> float:
                 st[1] = True
             if len(trick) == 4:
                 leader = st[0]
-                w = (leader + SP.trick_winner_index(trick)) & 3
+                w = (leader + spades_rules.trick_winner_index(trick)) & 3
                 tricks[w] += 1
                 done = trick[:]
                 trick.clear()
@@ -177,7 +177,7 @@ def solve_spades(s, me: int) -> float:
                 break
         return best
 
-    if s.phase == SP.OVER:
+    if s.phase == spades_rules.OVER:
         return spades_eval(s, me)
     return rec(s.turn, -_INF, _INF)
 
@@ -188,14 +188,14 @@ def hearts_points(won_points: list[int], jack: bool) -> list[int]:
     """Card points of each seat from the point cards it took (hearts, QS, JD), the moon scored as
     26 onto each of the others (the relative value is the same for either choice)."""
     for s in range(4):
-        if won_points[s] & H.MOON_CARDS == H.MOON_CARDS:
+        if won_points[s] & hearts_rules.MOON_CARDS == hearts_rules.MOON_CARDS:
             pts = [0 if x == s else 26 for x in range(4)]
             break
     else:
-        pts = [(w & H.HEARTS_MASK).bit_count() + (13 if w & H.QS_BIT else 0) for w in won_points]
+        pts = [(w & hearts_rules.HEARTS_MASK).bit_count() + (13 if w & hearts_rules.QS_BIT else 0) for w in won_points]
     if jack:
         for x in range(4):
-            if won_points[x] & H.JD_BIT:
+            if won_points[x] & hearts_rules.JD_BIT:
                 pts[x] -= 10
     return pts
 
@@ -208,8 +208,8 @@ def solve_hearts(s, me: int) -> float:
     """The exact paranoid value (``hearts_value`` for ``me``) of a hearts state in the play phase
     with every hand known: ``me`` maximises it, the three others together minimise it."""
     jack = s.jack_counts
-    scoring = H.MOON_CARDS | (H.JD_BIT if jack else 0)
-    special = H.QS_BIT | (H.JD_BIT if jack else 0)
+    scoring = hearts_rules.MOON_CARDS | (hearts_rules.JD_BIT if jack else 0)
+    special = hearts_rules.QS_BIT | (hearts_rules.JD_BIT if jack else 0)
     hands = list(s.hands)
     won = [w & scoring for w in s.won]
     trick = list(s.trick)
@@ -220,7 +220,7 @@ def solve_hearts(s, me: int) -> float:
         if not trick:
             if not hand:
                 return hearts_value(hearts_points(won, jack), me)
-            play = hand if st[1] or not hand & ~H.MOON_CARDS else hand & ~H.HEARTS_MASK
+            play = hand if st[1] or not hand & ~hearts_rules.MOON_CARDS else hand & ~hearts_rules.HEARTS_MASK
         else:
             play = hand & C.SUIT_MASK[trick[0] // 13] or hand
         outstanding = 0
@@ -236,11 +236,11 @@ def solve_hearts(s, me: int) -> float:
             hands[turn] ^= 1 << c
             trick.append(c)
             broken = st[1]
-            if 26 <= c < 39 or c == H.QUEEN_OF_SPADES:
+            if 26 <= c < 39 or c == hearts_rules.QUEEN_OF_SPADES:
                 st[1] = True
             if len(trick) == 4:
                 leader = st[0]
-                w = H.trick_winner(leader, trick)
+                w = hearts_rules.trick_winner(leader, trick)
                 gained = ((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])) & scoring
                 old = won[w]
                 won[w] = old | gained
@@ -270,7 +270,7 @@ def solve_hearts(s, me: int) -> float:
                 break
         return best
 
-    if s.phase != H.PLAY:
+    if s.phase != hearts_rules.PLAY:
         return hearts_value(hearts_points(won, jack), me)
     return rec(s.turn, -_INF, _INF)
 

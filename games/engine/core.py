@@ -304,6 +304,12 @@ class GameRules:
         return dict(action)
 
     # dealing
+    def state_from_view(self, view: dict, hidden: dict) -> State:
+        """The state at a seat's view with its unseen cards ``hidden`` (a sample of what the view
+        leaves open): how a bot's search resamples a state from what the seat knows (OpenSpiel's
+        ``ResampleFromInfostate``; the sampling itself is the bots')."""
+        raise NotImplementedError
+
     def deck(self, variant: str) -> list[int]:
         raise NotImplementedError
 

@@ -521,6 +521,9 @@ class HeartsRules(GameRules):
             return {"seat": action["seat"], "type": "pass"}
         return dict(action)
 
+    def state_from_view(self, view, hidden):
+        return state_from_view(view, hidden)
+
     def deck(self, variant: str) -> list[int]:
         return list(range(52))
 

@@ -214,9 +214,9 @@ class SixtySixState(State):
         return moves
 
     def _follow_moves(self, seat):
-        return _cards(self._follow_mask(seat))
+        return _cards(self.follow_mask(seat))
 
-    def _follow_mask(self, seat):
+    def follow_mask(self, seat):
         """Phase 1: any card. Phase 2: head the led suit, else follow it, else trump, else any."""
         hand = self.hands[seat]
         if self.stock_open:
@@ -705,6 +705,9 @@ class SixtySixRules(GameRules):
     seats = 2
     state_class = SixtySixState
     rank_order = "9JQKTA"
+
+    def state_from_view(self, view, hidden):
+        return state_from_view(view, hidden)
 
     def deck(self, variant):
         return C.cards_of(VARIANTS[variant].deck_mask)

@@ -133,7 +133,7 @@ def _suit_tables() -> list[list[tuple[int, ...]]]:
 SUIT_CARDS = _suit_tables()
 
 
-def _cards_of_mask(m: int) -> tuple[int, ...]:
+def cards_of_mask(m: int) -> tuple[int, ...]:
     """The cards of a mask in ascending order."""
     return (SUIT_CARDS[0][m & 0x1FFF] + SUIT_CARDS[1][(m >> 13) & 0x1FFF]
             + SUIT_CARDS[2][(m >> 26) & 0x1FFF] + SUIT_CARDS[3][m >> 39])
@@ -185,7 +185,7 @@ class SpadesState(State):
             return []
         phase = self.phase
         if phase == PLAY:
-            return list(_cards_of_mask(self._playable(turn)))
+            return list(cards_of_mask(self._playable(turn)))
         if phase == BID:
             return list(BID_MOVES)
         if phase == BLIND_NIL:
@@ -204,7 +204,7 @@ class SpadesState(State):
 
     def random_move(self, rng) -> int:
         if self.phase == PLAY:
-            cards = _cards_of_mask(self._playable(self.turn))
+            cards = cards_of_mask(self._playable(self.turn))
             return cards[int(rng.random() * len(cards))]
         return rng.choice(self.legal_moves())
 
@@ -435,6 +435,9 @@ class SpadesRules(GameRules):
     variants = ("standard",)
     seats = 4
     state_class = SpadesState
+
+    def state_from_view(self, view, hidden):
+        return state_from_view(view, hidden)
 
     def deck(self, variant: str) -> list[int]:
         return list(range(52))

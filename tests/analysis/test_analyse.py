@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from games.bots import analyse as A
 from games.bots import strong
-from games.engine.core import deal
+from games.engine.core import GAME_NAMES, deal
 
 from .records import COVERING, FALSE_CLAIM, FALSE_CLAIM_STEP, NIL_COVER, NIL_COVER_STEP
 
@@ -93,13 +93,13 @@ def test_evaluate_does_not_change_what_the_strong_bot_chooses():
     assert values[best]["action"] == chosen
 
 
-@given(st.sampled_from(sorted(A.THRESHOLDS)), st.floats(0, 500), st.floats(0, 500))
+@given(st.sampled_from(sorted(GAME_NAMES)), st.floats(0, 500), st.floats(0, 500))
 def test_labels_grow_with_the_loss(game, a, b):
     order = [None, *A.LABELS]
     lo, hi = sorted((a, b))
     assert order.index(A.label_of(game, lo)) <= order.index(A.label_of(game, hi))
     assert A.label_of(game, 0) is None
-    assert A.label_of(game, A.THRESHOLDS[game][2]) == "blunder"
+    assert A.label_of(game, A.thresholds(game)[2]) == "blunder"
 
 
 # --- the command line ------------------------------------------------------------------------

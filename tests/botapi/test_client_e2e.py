@@ -1,4 +1,4 @@
-"""End to end: the reference client (``python -m games.bots.client``, a real process, run as
+"""End to end: the reference client (``python -m games.bots.lab.client``, a real process, run as
 docs/BOTS.md says) plays whole matches through real sockets of the embedded server (config/serve.py)
 in each of its modes: ``--table`` against a house bot, ``--join-open``, and ``--accept-challenges``
 answering a person's challenge; a refused token ends it at once with a reason."""
@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from games.bots.client import BotClient
+from games.bots.lab.client import BotClient
 from tests.embedded import ROOT, embedded_site
 
 SETUP = """
@@ -50,7 +50,7 @@ def site(tmp_path_factory):
 
 def _client(site, *args, timeout=240):
     try:
-        return subprocess.run([sys.executable, "-m", "games.bots.client", "--url", site.url, *args],
+        return subprocess.run([sys.executable, "-m", "games.bots.lab.client", "--url", site.url, *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:     # say where it stood, and what the server said
         pytest.fail(f"the client did not finish:\n{(exc.stderr or b'').decode()[-2000:]}\n"
@@ -185,7 +185,7 @@ def test_the_reference_client_accepts_a_challenge_and_plays_the_whole_match(site
     log_path = tmp_path / "client.log"
     with open(log_path, "w") as log:
         # The command docs/BOTS.md gives, run from the project's directory.
-        proc = subprocess.Popen([sys.executable, "-m", "games.bots.client", "--url", site.url,
+        proc = subprocess.Popen([sys.executable, "-m", "games.bots.lab.client", "--url", site.url,
                                  "--token", made["token"], "--level", "basic", "--accept-challenges"],
                                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:

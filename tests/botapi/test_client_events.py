@@ -1,9 +1,9 @@
-"""The reference client's event loop (games/bots/client.py ``_on_event``) without a server: what it
+"""The reference client's event loop (games/bots/lab/client.py ``_on_event``) without a server: what it
 answers to the event socket's messages, in order."""
 import asyncio
 import json
 
-from games.bots.client import BotClient
+from games.bots.lab.client import BotClient
 
 
 class FakeSocket:

@@ -54,7 +54,7 @@ def test_analyse_finds_the_blunder_in_a_record(tmp_path):
 
 
 def test_the_arena_plays_a_pair_of_matches_and_prints_the_win_rate():
-    out = run("-m", "games.bots.arena", "--game", "sixtysix", "--variant", "kurnik", "--a", "basic",
+    out = run("-m", "games.bots.lab.duel", "--game", "sixtysix", "--variant", "kurnik", "--a", "basic",
               "--b", "random", "--matches", "2", "--jobs", "1", "--quiet", "--cpu-clock").stdout
     assert "matches 2 (duplicate pairs, seats swapped)" in out and "win rate of A" in out, out
 
@@ -62,7 +62,7 @@ def test_the_arena_plays_a_pair_of_matches_and_prints_the_win_rate():
 def test_the_ladder_measures_without_writing_on_a_dry_run(tmp_path):
     ladder = (ROOT / "games" / "bots" / "ladder.json").read_text()
     results = tmp_path / "results.jsonl"
-    out = run("-m", "games.bots.ladder", "--games", "sixtysix", "--deals", "2", "--steps", "basic:random",
+    out = run("-m", "games.bots.lab.ladder", "--games", "sixtysix", "--deals", "2", "--steps", "basic:random",
               "--jobs", "1", "--results", str(results), "--dry-run").stdout
     assert "sixtysix: basic > random       2" in out, out
     deals = [json.loads(line) for line in results.read_text().splitlines()]

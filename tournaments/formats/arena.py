@@ -1,5 +1,5 @@
 """Arena: all games, for a time window rather than in rounds. Whenever a player is free he is
-paired at once (tournaments/arena.py, pure: pairing and scoring); a step records finished matches,
+paired at once (tournaments/arena_scoring.py, pure: pairing and scoring); a step records finished matches,
 pairs every free player and, once the window has closed and the last running match has ended,
 publishes the final ranking. Like every step it does only what is due, so a task delivered twice
 pairs nobody twice: a player at a running arena table is not free, and boards are unique.
@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import core
 
-from .. import arena, pairing, results, steps
+from .. import arena_scoring, pairing, results, steps
 from ..models import Entry, Game, Round, Tournament
 from .base import Format, PageData
 
@@ -35,15 +35,15 @@ def window(t: Tournament) -> Round | None:
     return Round.objects.filter(tournament=t).order_by("number").first()
 
 
-def match_results(games) -> list[arena.ArenaResult]:
-    return [arena.ArenaResult(players=list(g.players), shares=list(g.result["points"]))
+def match_results(games) -> list[arena_scoring.ArenaResult]:
+    return [arena_scoring.ArenaResult(players=list(g.players), shares=list(g.result["points"]))
             for g in sorted(games, key=lambda g: g.board) if g.result is not None]
 
 
-def standings(t: Tournament, entries: list[Entry]) -> list[arena.Row]:
+def standings(t: Tournament, entries: list[Entry]) -> list[arena_scoring.Row]:
     games = Game.objects.filter(round__tournament=t).only("board", "players", "result")
-    ents = [arena.Entrant(id=e.pk, rating=e.seed_rating or results.DEFAULT_RATING, order=e.pk) for e in entries]
-    return arena.standings(ents, match_results(games))
+    ents = [arena_scoring.Entrant(id=e.pk, rating=e.seed_rating or results.DEFAULT_RATING, order=e.pk) for e in entries]
+    return arena_scoring.standings(ents, match_results(games))
 
 
 class Arena(Format):
@@ -112,7 +112,7 @@ class Arena(Format):
         Entry.objects.filter(pk__in=here).update(free_since=now)
         Entry.objects.filter(pk__in=away).update(free_since=now, paused=True)
 
-    def standings(self, t: Tournament, entries: list[Entry]) -> list[arena.Row]:
+    def standings(self, t: Tournament, entries: list[Entry]) -> list[arena_scoring.Row]:
         return standings(t, entries)
 
     def _pair(self, t: Tournament, rnd: Round, games: list[Game], now: datetime) -> tuple[int, float | None]:
@@ -121,16 +121,16 @@ class Arena(Format):
         entries = [e for e in results.active_entries(t) if not e.paused and e.pk not in busy]
         if not entries:
             return 0, None
-        rows = {r.id: r for r in arena.standings(
-            [arena.Entrant(id=e.pk) for e in entries], match_results(games))}
-        free = [arena.Free(id=e.pk, points=rows[e.pk].points, rating=e.seed_rating or results.DEFAULT_RATING,
+        rows = {r.id: r for r in arena_scoring.standings(
+            [arena_scoring.Entrant(id=e.pk) for e in entries], match_results(games))}
+        free = [arena_scoring.Free(id=e.pk, points=rows[e.pk].points, rating=e.seed_rating or results.DEFAULT_RATING,
                            last_opponents=rows[e.pk].last_opponents, games=rows[e.pk].games,
                            waited=(now - (e.free_since or t.started_at or now)).total_seconds())
                 for e in entries]
         seats = steps.seats_of(t)
         wait = settings.TOURNAMENT_ARENA_WAIT_SECONDS
-        plan = (arena.pair_two(free, repeat_after=wait) if t.one_on_one
-                else arena.seat_four(free, wait, seats))
+        plan = (arena_scoring.pair_two(free, repeat_after=wait) if t.one_on_one
+                else arena_scoring.seat_four(free, wait, seats))
         users = {e.pk: e.user for e in entries}
         board = max((g.board for g in games), default=0)
         for table in plan.tables:
@@ -167,7 +167,7 @@ class Arena(Format):
                 "arena_left_text": f"{left // 60}:{left % 60:02d}"}
 
 
-def _seating(t: Tournament, table: list, free: list[arena.Free]) -> list:
+def _seating(t: Tournament, table: list, free: list[arena_scoring.Free]) -> list:
     """Partnership games: partners chosen inside the table as the Swiss does (1st+4th against
     2nd+3rd by points); otherwise in points order, bots last."""
     rules = core.get_rules(t.game)

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.bots import base, basic, strong
+from games.bots import base, basic, spades_basic, strong
 from games.bots import random as random_bot
 from games.engine.core import DealSetup, deal, new_state
 
@@ -128,7 +128,7 @@ def test_it_bids_the_counted_winners():
     state = spades_state(hands)
     view = state.view(0)
     bid = basic.choose_action(view)["tricks"]
-    counted = basic.spades_count_winners([basic.IDX[c] for c in view["hand"]])
+    counted = spades_basic.spades_count_winners([basic.IDX[c] for c in view["hand"]])
     assert bid == int(counted + 0.5) and 5 <= bid <= 8
     state.apply(basic.choose_action(view))
     # Seat 1 has no winner at all: nil.
@@ -241,7 +241,7 @@ def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
     # Kurnik, the stock is gone: every card not in seat 0's hand was played or is in seat 1's, and
     # seat 0 remembers the tricks. Only some leads keep its 2 game points (exact values below);
     # the old bot, blind to the tricks, led 9S and got 1.
-    from games.bots import ss_solver
+    from games.bots import sixtysix_solver
     state = sixtysix_state([["TH", "AS", "9S", "AC", "KH", "9C"], ["QC", "QS", "AD", "KC", "9H", "KD"]],
                            ["KS", "JS", "9D", "QD", "JH", "QH", "AH", "TD", "JC", "JD", "TS"], "TC")
     for seat, card in ((0, "AS"), (1, "AD"), (0, "TH"), (1, "JS"), (0, "AC"), (1, "QS"), (0, "9D"),
@@ -254,7 +254,7 @@ def test_it_plays_an_exact_endgame_it_can_infer_from_the_tricks_it_saw():
         s = state.clone()
         s.apply(a)
         values[a.get("card", a["type"])] = (s.game_points[0] - s.game_points[1] if s.is_over()
-                                            else ss_solver.solve(s, 0))
+                                            else sixtysix_solver.solve(s, 0))
     assert values["9S"] < max(values.values())
     best = {c for c, v in values.items() if v == max(values.values())}
     for seed in range(3):

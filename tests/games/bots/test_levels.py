@@ -1,4 +1,4 @@
-"""The ladder of bot levels (games/bots/levels.py) and its measured ratings (games/bots/ladder.py)."""
+"""The ladder of bot levels (games/bots/levels.py) and its measured ratings (games/bots/lab/ladder.py)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,8 @@ import time
 import pytest
 
 from games import bots
-from games.bots import ladder, levels
+from games.bots import levels
+from games.bots.lab import ladder
 from games.engine.core import deal
 
 
@@ -168,23 +169,23 @@ def test_it_shows_each_level_with_its_rating_and_record_on_the_pickers(client, l
 
 
 def test_the_arena_plays_a_level_as_it_was_at_a_commit():
-    from games.bots import arena, baseline
+    from games.bots.lab import duel, baseline
 
     state = deal("hearts", rng=random.Random(5), dealer=0)
     state.apply(bots.choose_action("basic", state.view(state.to_act()), random.Random(1)))
     view = state.view(state.seats_to_act()[0])
-    then = arena.choose_action("git:HEAD:basic", view, random.Random(2), None)
+    then = duel.choose_action("git:HEAD:basic", view, random.Random(2), None)
     assert then == bots.choose_action("basic", view, random.Random(2))
 
 
 def test_the_arena_searches_with_the_commits_own_modules():
     import sys
 
-    from games.bots import arena, baseline
+    from games.bots.lab import duel, baseline
 
     state = deal("spades", rng=random.Random(6), dealer=0)
     view = state.view(state.to_act())
-    arena.choose_action("git:HEAD:medium", view, random.Random(2), None)
+    duel.choose_action("git:HEAD:medium", view, random.Random(2), None)
     # not today's games.bots.strong at the old budgets
     assert baseline._package("HEAD") + ".strong" in sys.modules
 
@@ -206,16 +207,17 @@ def test_it_rewrites_the_docs_table_between_its_markers(tmp_path):
 
 
 def test_the_ladder_times_the_bots_on_their_cpu_clock_and_gives_the_clock_back():
-    from games.bots import arena, base
+    from games.bots import base
+    from games.bots.lab import duel
 
     wall = base.clock
     seen = []
-    cfg = arena.Config("sixtysix", "kurnik", "medium", "basic", None, 1, 1, cpu_clock=True)
-    original = arena.choose_action
+    cfg = duel.Config("sixtysix", "kurnik", "medium", "basic", None, 1, 1, cpu_clock=True)
+    original = duel.choose_action
     try:
-        arena.choose_action = lambda *a: seen.append(base.clock) or original(*a)
-        arena.play_match(cfg, 0, True)
+        duel.choose_action = lambda *a: seen.append(base.clock) or original(*a)
+        duel.play_match(cfg, 0, True)
     finally:
-        arena.choose_action = original
+        duel.choose_action = original
     assert seen and set(seen) == {time.thread_time}
     assert base.clock is wall

@@ -1,4 +1,4 @@
-"""bench/ss_tree_noise.py: the decisions it studies are open-stock choices, and a run is repeatable."""
+"""bench/sixtysix_tree_noise.py: the decisions it studies are open-stock choices, and a run is repeatable."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +8,7 @@ from .helpers import load_bench
 
 @pytest.fixture
 def noise():
-    return load_bench("ss_tree_noise")
+    return load_bench("sixtysix_tree_noise")
 
 
 def test_the_decisions_are_open_stock_choices_and_the_same_every_run(noise):

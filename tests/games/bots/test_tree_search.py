@@ -1,11 +1,11 @@
-"""The sixty-six tree search (games/bots/ss_ismcts.py) and its draws (sampling.sixtysix_draws)."""
+"""The sixty-six tree search (games/bots/sixtysix_tree.py) and its draws (sampling.sixtysix_draws)."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from games.bots import sampling, ss_ismcts, strong
+from games.bots import sampling, sixtysix_search, sixtysix_tree, strong
 from games.engine import cards as C
 from games.engine import sixtysix as SS
 
@@ -36,10 +36,10 @@ def test_its_draws_are_the_samplers_and_keep_what_the_view_says():
 
 def test_every_iteration_visits_the_root_once_and_a_move_counts_when_it_was_there():
     state, seat = _phase_1(40, seed=5)[3]
-    root = ss_ismcts.search(state.view(seat), 0, random.Random(1), strong.sixtysix_rollout,
+    root = sixtysix_tree.search(state.view(seat), 0, random.Random(1), sixtysix_search.rollout,
                             iterations=300)
     assert sum(child.visits for child in root.children.values()) == 300
-    assert set(root.children) == set(ss_ismcts.searched_moves(state, seat))
+    assert set(root.children) == set(sixtysix_tree.searched_moves(state, seat))
 
     def check(node):
         for child in node.children.values():
@@ -52,30 +52,30 @@ def test_every_iteration_visits_the_root_once_and_a_move_counts_when_it_was_ther
 def test_it_explores_wide_at_the_root_and_nearly_greedily_below_it(monkeypatch):
     state, seat = _phase_1(40, seed=5)[3]
     used = []
-    ucb = ss_ismcts._ucb
-    monkeypatch.setattr(ss_ismcts, "_ucb", lambda node, exploration: (
+    ucb = sixtysix_tree._ucb
+    monkeypatch.setattr(sixtysix_tree, "_ucb", lambda node, exploration: (
         used.append((node, exploration)) or ucb(node, exploration)))
-    root = ss_ismcts.search(state.view(seat), 0, random.Random(1), strong.sixtysix_rollout,
+    root = sixtysix_tree.search(state.view(seat), 0, random.Random(1), sixtysix_search.rollout,
                             iterations=300)
     at_root = {exploration for node, exploration in used if node in root.children.values()}
     below = {exploration for node, exploration in used if node not in root.children.values()}
-    assert at_root == {ss_ismcts.ROOT_EXPLORATION}
-    assert below == {ss_ismcts.EXPLORATION}
-    assert ss_ismcts.EXPLORATION < ss_ismcts.ROOT_EXPLORATION
+    assert at_root == {sixtysix_tree.ROOT_EXPLORATION}
+    assert below == {sixtysix_tree.EXPLORATION}
+    assert sixtysix_tree.EXPLORATION < sixtysix_tree.ROOT_EXPLORATION
 
 
 def test_it_answers_a_legal_action_and_the_same_one_for_the_same_draws():
     for state, seat in _phase_1(60, seed=6)[:6]:
         view = state.view(seat)
-        action = ss_ismcts.choose(view, 0, random.Random(3), strong.sixtysix_rollout, iterations=60)
+        action = sixtysix_tree.choose(view, 0, random.Random(3), sixtysix_search.rollout, iterations=60)
         assert action in view["legal"]
-        assert action == ss_ismcts.choose(view, 0, random.Random(3), strong.sixtysix_rollout,
+        assert action == sixtysix_tree.choose(view, 0, random.Random(3), sixtysix_search.rollout,
                                           iterations=60)
 
 
 def test_it_searches_no_false_claim_and_only_a_true_one():
     for state, seat in _phase_1(60, seed=7):
-        moves = ss_ismcts.searched_moves(state, seat)
+        moves = sixtysix_tree.searched_moves(state, seat)
         if state.points(seat) < SS.TARGET:
             assert SS.DECLARE not in moves
             assert all(not SS.MARRIAGE_DECLARE <= m < SS.EXCHANGE
@@ -84,7 +84,7 @@ def test_it_searches_no_false_claim_and_only_a_true_one():
     state, seat = next((s, seat) for s, seat in _phase_1(60, seed=7)
                        if SS.DECLARE in s.legal_moves(seat))
     state.card_points[seat] = SS.TARGET
-    assert ss_ismcts.searched_moves(state, seat) == [SS.DECLARE]
+    assert sixtysix_tree.searched_moves(state, seat) == [SS.DECLARE]
 
 
 @pytest.mark.parametrize("level, tree", [("medium", False), ("strong", True), ("expert", True)])
@@ -92,10 +92,10 @@ def test_strong_and_expert_search_the_open_stock_by_the_tree_and_medium_by_draws
         monkeypatch, level, tree):
     from games.bots import levels
     calls = []
-    monkeypatch.setattr(ss_ismcts, "choose", lambda view, seconds, rng, rollout: (
+    monkeypatch.setattr(sixtysix_tree, "choose", lambda view, seconds, rng, rollout: (
         calls.append(seconds) or view["legal"][0]))
     monkeypatch.setattr(strong, "search", lambda view, legal, *a: legal[0])
     state, seat = _phase_1(40, seed=9)[0]
     found = levels.get(level)
     strong.choose_action(state.view(seat), random.Random(1), found.budget_ms, cap_ms=found.cap_ms)
-    assert calls == ([found.budget_ms * strong.TREE_SHARE / 1000] if tree else [])
+    assert calls == ([found.budget_ms * sixtysix_search.TREE_SHARE / 1000] if tree else [])

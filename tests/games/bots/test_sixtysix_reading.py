@@ -1,4 +1,4 @@
-"""Reading the sixty-six opponent's hand from his play (bench/ss_reading.py)."""
+"""Reading the sixty-six opponent's hand from his play (bench/sixtysix_reading.py)."""
 from __future__ import annotations
 
 import math
@@ -11,7 +11,7 @@ from games.engine import sixtysix as SS
 
 from .helpers import load_bench, new_deal
 
-R = load_bench("ss_reading")
+R = load_bench("sixtysix_reading")
 
 
 def _played_out(variant: str, seed: int):

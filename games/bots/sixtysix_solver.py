@@ -9,12 +9,12 @@ always announced.
 from __future__ import annotations
 
 from games.engine import cards as C
-from games.engine import sixtysix as SS
+from games.engine import sixtysix as sixtysix_rules
 
-STRENGTH = SS.STRENGTH
-POINTS = SS.POINTS
-HIGHER = SS.HIGHER
-PARTNER = SS.PARTNER
+STRENGTH = sixtysix_rules.STRENGTH
+POINTS = sixtysix_rules.POINTS
+HIGHER = sixtysix_rules.HIGHER
+PARTNER = sixtysix_rules.PARTNER
 SUIT_OF = C.SUIT_OF
 SUIT_MASK = C.SUIT_MASK
 
@@ -37,7 +37,7 @@ def solve(s, me: int) -> float:
     closed_by = s.closed_by
     santase = s.opts.santase
     failed_gp = 3 if santase or not s.closer_opp_had_trick else 2
-    target, under, bonus10 = SS.TARGET, SS.UNDER, SS.LAST_TRICK_BONUS
+    target, under, bonus10 = sixtysix_rules.TARGET, sixtysix_rules.UNDER, sixtysix_rules.LAST_TRICK_BONUS
     order = sorted(_cards(s.opts.deck_mask),
                    key=lambda c: -STRENGTH[c] - (8 if SUIT_OF[c] == trump else 0))
     table: dict = {}

@@ -1,6 +1,6 @@
 """A bot level as it was at an earlier commit, for A/B measurements in the arena (bench only).
 
-    python -m games.bots.arena --game hearts --a strong --b git:493aadf:strong
+    python -m games.bots.lab.duel --game hearts --a strong --b git:493aadf:strong
 
 ``git:REV:LEVEL`` loads ``games/bots/`` of commit ``REV`` (``git show``) into a package of its own
 (``bots_at_<commit>``, written once per commit into the temporary directory) beside the current
@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from . import base as bot_base
+from .. import base as bot_base
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PREFIX = "git:"
 
 
@@ -36,6 +36,7 @@ def _package(rev: str) -> str:
     sha = _git("rev-parse", "--verify", f"{rev}^{{commit}}").strip()
     name = f"bots_at_{sha[:12]}"
     if name not in sys.modules:
+        _engine_names_of_old()
         sys.path.insert(0, str(_written(sha, name)))
         importlib.import_module(name)
     return name
@@ -50,9 +51,11 @@ def _written(sha: str, name: str) -> Path:
         return home
     draft = Path(tempfile.mkdtemp(prefix=f"bots-baseline-{sha[:12]}-"))
     (draft / name).mkdir()
-    for path in _git("ls-tree", "--name-only", sha, "games/bots/").split():
+    for path in _git("ls-tree", "-r", "--name-only", sha, "games/bots/").split():
         if path.endswith(".py"):
-            (draft / name / Path(path).name).write_text(_git("show", f"{sha}:{path}"))
+            target = draft / name / Path(path).relative_to("games/bots")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(_git("show", f"{sha}:{path}"))
     try:
         draft.rename(home)
     except OSError:                 # another process put its copy there first: use that one
@@ -60,6 +63,17 @@ def _written(sha: str, name: str) -> Path:
             return draft            # a half copy, or another user's folder: import ours
         shutil.rmtree(draft, ignore_errors=True)
     return home
+
+
+def _engine_names_of_old() -> None:
+    """An earlier commit's bots reached into engine names that were private then and are public
+    now: give today's engine those names too, in this (measuring) process only."""
+    from games.engine import sixtysix, spades
+
+    if not hasattr(spades, "_cards_of_mask"):
+        spades._cards_of_mask = spades.cards_of_mask
+    if not hasattr(sixtysix.SixtySixState, "_follow_mask"):
+        sixtysix.SixtySixState._follow_mask = sixtysix.SixtySixState.follow_mask
 
 
 def _whole_and_ours(home: Path, name: str) -> bool:

@@ -1,7 +1,7 @@
 """How much the sixty-six opponent's open-stock plays tell about his hand.
 
-    python bench/ss_reading.py --deals 1000 --jobs 2        # play, log, fit, measure
-    python bench/ss_reading.py --log FILE --measure-only     # again, on a saved log
+    python bench/sixtysix_reading.py --deals 1000 --jobs 2        # play, log, fit, measure
+    python bench/sixtysix_reading.py --log FILE --measure-only     # again, on a saved log
 
 A draw of his hand (``sampling.sixtysix_draws``) is uniform over what the rules allow. But he chose
 each card he played while the stock was open from the hand he held then: a draw under which his
@@ -19,7 +19,7 @@ that reading is worth anything:
   fitted here on the strong bot's own open-stock decisions in self-play (``fit``).
 * **A draw's weight** is the likelihood of his plays under the model (``log_weight``), and
   ``weighted_draws`` is ``sampling.sixtysix_draws`` with it (a pool of uniform draws, picked by
-  weight): what the tree search (``ss_ismcts``) was measured with.
+  weight): what the tree search (``sixtysix_tree``) was measured with.
 
 The measure: on held-out deals, at each decision with his earlier plays to read, how many cards
 of his real hand an average draw holds, uniform and weighted (``overlap``). The figures and what
@@ -38,7 +38,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import arena, sampling  # noqa: E402
+from games.bots import sampling  # noqa: E402
+from games.bots.lab import duel  # noqa: E402
 from games.engine import cards as C  # noqa: E402
 from games.engine import sixtysix as SS  # noqa: E402
 from games.engine.core import Match, get_rules  # noqa: E402
@@ -376,11 +377,11 @@ def _log_deal(args) -> list[dict]:
     state = rules.new_state(match.setup_for(**rules.deal_cards(match.variant, match.dealer, deck)))
     rngs = [random.Random(f"reading-{pair}-{seat}") for seat in range(2)]
     rows = []
-    with arena.budgets_on_cpu_clock(True):
+    with duel.budgets_on_cpu_clock(True):
         while not state.is_over():
             seat = state.seats_to_act()[0]
             view = state.view(seat)
-            action = arena.choose_action(level, view, rngs[seat], None)
+            action = duel.choose_action(level, view, rngs[seat], None)
             if view["phase"] == "play1" and not view["closed"] and action["type"] == "play":
                 view = {k: v for k, v in view.items() if k != "legal"}
                 rows.append({"pair": pair, "view": view, "card": action["card"],
@@ -476,7 +477,7 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--level", default="strong")
-    p.add_argument("--log", default="ss_reading.jsonl", help="the decisions, one JSON line each")
+    p.add_argument("--log", default="sixtysix_reading.jsonl", help="the decisions, one JSON line each")
     p.add_argument("--measure-only", action="store_true", help="read --log instead of playing")
     args = p.parse_args(argv)
     if not args.measure_only:

@@ -1,7 +1,7 @@
 """Measure the ladder of bot levels (levels.py) and store what the site shows of it.
 
-    python -m games.bots.ladder [--games sixtysix hearts spades] [--deals 100] [--jobs 2]
-    python -m games.bots.ladder --fit-only          # refit ladder.json from the results file
+    python -m games.bots.lab.ladder [--games sixtysix hearts spades] [--deals 100] [--jobs 2]
+    python -m games.bots.lab.ladder --fit-only          # refit ladder.json from the results file
 
 Every level plays the one below it on duplicate deals (arena.py with one deal a match): the same
 shuffled deck twice, the two levels' seats swapped, so the luck of the cards cancels within the
@@ -39,14 +39,15 @@ from pathlib import Path
 
 from games.engine.core import get_rules
 
-from . import arena, levels
+from .. import levels
+from . import duel
 
 SCALE = 400 / math.log(10)      # rating points per unit of log-odds
 PRIOR = 0.5                     # pseudo-wins and pseudo-losses per measured step
 MIN_PAIRS = 100                 # duplicate pairs before a step that did not separate is merged
 MIN_CLAIM = 30                  # and before one separates (the normal interval needs that many)
 RESULTS = Path(__file__).with_name("ladder-results.jsonl")   # kept in git: the next run resumes it
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "BOTS.md"
 START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"      # the part of DOCS this rewrites
 
 
@@ -57,7 +58,7 @@ def couples(names=levels.NAMES) -> list[tuple[str, str]]:
 
 def _play(task):
     cfg, pair, a_first = task
-    r = arena.play_match(cfg, pair, a_first)
+    r = duel.play_match(cfg, pair, a_first)
     times = {side: [round(1000 * t, 2) for t in r["times"][side]] for side in ("a", "b")}
     return {"game": cfg.game, "variant": cfg.variant, "a": cfg.a, "b": cfg.b, "seed": cfg.seed,
             "pair": pair, "a_first": a_first, "score": r["score"], "margins": r["margins"],
@@ -84,7 +85,7 @@ def play(game: str, steps: list[tuple[str, str]], deals: int, jobs: int, seed: i
     tasks = []
     for pair in range(deals):          # pair by pair across the steps: a cut run has all of them
         for a, b in steps:
-            cfg = arena.Config(game, variant, a, b, None, seed, 1, cpu_clock)
+            cfg = duel.Config(game, variant, a, b, None, seed, 1, cpu_clock)
             for a_first in (True, False):
                 if (game, a, b, seed, pair, a_first) not in done:
                     tasks.append((cfg, pair, a_first))
@@ -118,7 +119,7 @@ def step_figures(results: list[dict], a: str, b: str) -> dict | None:
     se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else 0.5
     low, high = max(0.0, mean - 1.96 * se), min(1.0, mean + 1.96 * se)
     if se == 0:                                 # every pair alike: the deals' Wilson bounds
-        low, high = arena.wilson(mean * 2 * n, 2 * n)
+        low, high = duel.wilson(mean * 2 * n, 2 * n)
     m_mean = sum(margins) / n
     m_se = math.sqrt(sum((m - m_mean) ** 2 for m in margins) / (n - 1) / n) if n > 1 else 0.0
     times = {side: sorted(t for h in pairs for r in h for t in r["times_ms"][key])
@@ -126,8 +127,8 @@ def step_figures(results: list[dict], a: str, b: str) -> dict | None:
     return {"a": a, "b": b, "pairs": n, "deals": 2 * n, "score_a": round(mean, 4), "se": round(se, 4),
             "ci95": [round(low, 3), round(high, 3)], "separated": low > 0.5 and n >= MIN_CLAIM,
             "margin_per_deal": round(m_mean, 3), "margin_ci95": round(1.96 * m_se, 3),
-            "p50_ms": {k: round(arena.percentile(v, 0.5), 1) for k, v in times.items()},
-            "p95_ms": {k: round(arena.percentile(v, 0.95), 1) for k, v in times.items()},
+            "p50_ms": {k: round(duel.percentile(v, 0.5), 1) for k, v in times.items()},
+            "p95_ms": {k: round(duel.percentile(v, 0.95), 1) for k, v in times.items()},
             "mean_ms": {k: round(sum(v) / len(v), 1) if v else 0.0 for k, v in times.items()}}
 
 
@@ -228,7 +229,7 @@ def _or_dash(value) -> str:
 def markdown(stored: dict) -> str:
     """The ladder as docs/BOTS.md shows it: per game and step, the pairs, the score with its
     interval, the margin, the rating with its interval, and what the pickers do with the level."""
-    lines = [f"Measured {stored.get('measured_on', '?')} by `python -m games.bots.ladder` "
+    lines = [f"Measured {stored.get('measured_on', '?')} by `python -m games.bots.lab.ladder` "
              "(duplicate deals; basic = 1500).", "",
              "| game | level | against | deal pairs | score (95% CI) | margin per deal | rating (95% CI) "
              "| ms per decision (its clock: cpu or wall) p50 / p95 / mean | pickers |",
@@ -260,7 +261,7 @@ def rewrite_docs(stored: dict, path: Path = DOCS) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m games.bots.ladder", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m games.bots.lab.ladder", description=__doc__.split("\n")[0])
     ap.add_argument("--games", nargs="+", default=["sixtysix", "hearts", "spades"])
     ap.add_argument("--deals", type=int, default=100, help="duplicate pairs of deals per neighbour step")
     ap.add_argument("--steps", nargs="+", default=None, metavar="UPPER:LOWER",

@@ -1,10 +1,10 @@
 """How settled the sixty-six tree's choice is at a number of iterations: noise or bias.
 
-    python bench/ss_tree_noise.py [--decisions 30] [--iterations 840 2500 8000] [--reference 20000]
+    python bench/sixtysix_tree_noise.py [--decisions 30] [--iterations 840 2500 8000] [--reference 20000]
 
 Decisions with the stock open and two moves or more are taken from self-play of the strong bot's
 determinized search (200 draws a decision, fixed decks: the same decisions every run).
-For each, the tree (``ss_ismcts``) is grown once at ``--reference`` iterations and again, on other
+For each, the tree (``sixtysix_tree``) is grown once at ``--reference`` iterations and again, on other
 draws, at each of ``--iterations``. Printed per count: how often its move is the reference's, and
 the regret, the reference's value of its own move minus that of the move chosen, in game points a
 decision. A regret that more iterations shrink is noise (time would pay); what stays is the
@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import ss_ismcts, strong  # noqa: E402
+from games.bots import sixtysix_search, sixtysix_tree, strong  # noqa: E402
 from games.engine.core import deal  # noqa: E402
 
 
@@ -43,7 +43,7 @@ def decisions(count: int, variant: str, draws: int = 200) -> list[dict]:
 
 def tree(view: dict, iterations: int, seed: int) -> tuple[int, dict[int, float]]:
     """The move the tree chooses, and each root move's mean value."""
-    root = ss_ismcts.search(view, 0, random.Random(seed), strong.sixtysix_rollout, iterations)
+    root = sixtysix_tree.search(view, 0, random.Random(seed), sixtysix_search.rollout, iterations)
     chosen = max(root.children, key=lambda m: root.children[m].visits)
     return chosen, {m: n.total / n.visits for m, n in root.children.items()}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random as _random
 
-from games.engine import sixtysix as SS
+from games.engine import sixtysix as sixtysix_rules
 
 from . import base, sampling
 
@@ -62,7 +62,7 @@ def _grow(view, seconds, rng, rollout, iterations):
     """The tree's root and the state at the view the draws were dealt into."""
     seat = view["seat"]
     opponent = 1 - seat
-    start_state = SS.state_from_view(view, sampling.sample(view, rng))
+    start_state = sixtysix_rules.state_from_view(view, sampling.sample(view, rng))
     draw = sampling.sixtysix_draws(view, rng)
     root = Node()
     deadline = base.clock() + seconds
@@ -124,9 +124,9 @@ def searched_moves(state, seat: int) -> list[int]:
     points = state.points(seat)
     moves = []
     for m in state.legal_moves(seat):
-        if m == SS.DECLARE or SS.MARRIAGE_DECLARE <= m < SS.EXCHANGE:
-            gain = 0 if m == SS.DECLARE else state.marriage_points(m - SS.MARRIAGE_DECLARE)
-            if points + gain >= SS.TARGET:
+        if m == sixtysix_rules.DECLARE or sixtysix_rules.MARRIAGE_DECLARE <= m < sixtysix_rules.EXCHANGE:
+            gain = 0 if m == sixtysix_rules.DECLARE else state.marriage_points(m - sixtysix_rules.MARRIAGE_DECLARE)
+            if points + gain >= sixtysix_rules.TARGET:
                 return [m]
             continue
         moves.append(m)

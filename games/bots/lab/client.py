@@ -1,8 +1,8 @@
 """The reference bot client: a bot account played by one of the built-in levels (docs/BOTS.md).
 
-    python -m games.bots.client --url http://127.0.0.1:8000 --token cr_... --level basic --table 12
-    python -m games.bots.client --url ... --token ... --level strong --accept-challenges
-    python -m games.bots.client --url ... --token ... --level basic --join-open sixtysix
+    python -m games.bots.lab.client --url http://127.0.0.1:8000 --token cr_... --level basic --table 12
+    python -m games.bots.lab.client --url ... --token ... --level strong --accept-challenges
+    python -m games.bots.lab.client --url ... --token ... --level basic --join-open sixtysix
 
 It speaks the same table protocol as the browser (docs/PROTOCOL.md): it reads its seat's view from
 each ``snapshot``/``update`` and, when the view lists legal actions, sends the one its level

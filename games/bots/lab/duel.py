@@ -1,6 +1,6 @@
-"""The arena: two bot configurations play matches against each other, duplicate style.
+"""A duel: two bot configurations play matches against each other, duplicate style.
 
-    python -m games.bots.arena --game sixtysix --variant kurnik --a strong --b basic --matches 40
+    python -m games.bots.lab.duel --game sixtysix --variant kurnik --a strong --b basic --matches 40
 
 Matches come in pairs. Both matches of a pair use the same shuffled decks, deal by deal (deal i
 of the match is dealt from deck i to the seats by the rules, the dealer as the match says), and
@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 from games.engine import cards as C
 from games.engine.core import Match, get_rules
-from games.bots import base as bot_base, baseline, choose_action as choose_level
+from games.bots import base as bot_base, choose_action as choose_level
+from games.bots.lab import baseline
 
 
 @dataclass(frozen=True)
@@ -326,7 +327,7 @@ def report(cfg: Config, s: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m games.bots.lab.duel", description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True, choices=["sixtysix", "hearts", "spades"])
     parser.add_argument("--variant", default=None)
     parser.add_argument("--a", default="strong", help="bot level of side A (or git:REV:LEVEL)")
