@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import (broadcast, exits, hints, language, loading, messages, outages, presence, services, shutdown,
+from . import (broadcast, hints, language, loading, messages, outages, presence, services, shutdown,
                signals, socket_base, socket_guard, socket_hooks, stages, thinking)
 from .engine.core import GAME_NAMES
 from .errors import ServiceError
@@ -302,13 +302,13 @@ class TableConsumer(ThinConsumer):
         services.claim_win(self.table_id, self.user, data.get("version"))
 
     def on_resign(self, data):
-        exits.resign(self.table_id, self.user, data.get("version"))
+        services.resign(self.table_id, self.user, data.get("version"))
 
     def on_abort(self, data):
-        exits.abort(self.table_id, self.user, data.get("version"))
+        services.abort(self.table_id, self.user, data.get("version"))
 
     def on_claim_rest(self, data):
-        exits.claim_rest(self.table_id, self.user, data.get("version"))
+        services.claim_rest(self.table_id, self.user, data.get("version"))
 
     def on_seed(self, data):
         services.seed(self.table_id, self.user, data.get("commitment"), data.get("seed"))

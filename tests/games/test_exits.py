@@ -1,10 +1,11 @@
-"""Resign, abort and claiming the remaining tricks through the services (games/exits.py): what each
+"""Resign, abort and claiming the remaining tricks through the services (games/actions/exits.py): what each
 does to the match, its history rows and ratings, and every refusal's code and reason."""
 import json
 
 import pytest
 
-from games import exits, loading, presence, services
+from games import loading, presence, services
+from games.actions import exits
 from games.engine import cards as C
 from games.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
