@@ -12,8 +12,8 @@ from games.models import Deal, Match, Seat, Table
 from pool.services import seated_at
 from ratings.models import MatchPlayer
 
-from .helpers import human_move, version
-from .test_leavers import away_for
+from ..helpers import human_move, version
+from ..test_leavers import away_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
