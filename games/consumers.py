@@ -19,10 +19,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import exits, hints, loading, messages, presence, services, signals, socket_hooks, thinking
+from . import hints, loading, messages, presence, services, signals, socket_hooks, thinking
 from realtime import broadcast, language, outages, socket_base, socket_guard, stages
-from .web_process import shutdown
 from .engine.core import GAME_NAMES
+from .web_process import shutdown
 from realtime.errors import ServiceError
 from realtime.hub import BEHIND, TableHub
 from .models import Table
@@ -303,13 +303,13 @@ class TableConsumer(ThinConsumer):
         services.claim_win(self.table_id, self.user, data.get("version"))
 
     def on_resign(self, data):
-        exits.resign(self.table_id, self.user, data.get("version"))
+        services.resign(self.table_id, self.user, data.get("version"))
 
     def on_abort(self, data):
-        exits.abort(self.table_id, self.user, data.get("version"))
+        services.abort(self.table_id, self.user, data.get("version"))
 
     def on_claim_rest(self, data):
-        exits.claim_rest(self.table_id, self.user, data.get("version"))
+        services.claim_rest(self.table_id, self.user, data.get("version"))
 
     def on_seed(self, data):
         services.seed(self.table_id, self.user, data.get("commitment"), data.get("seed"))

@@ -1,6 +1,6 @@
 """Whether a match has begun in earnest (every seat has made its first move), and the ways out it offers.
 
-Until then a player may abort it (games/exits.py), and a match that ends before it (a leaver's
+Until then a player may abort it (games/actions/exits.py), and a match that ends before it (a leaver's
 claim, a clock that ran out, a resignation) is aborted rather than won and lost: unrated, with
 no winner (docs/PROTOCOL.md, "Resign, abort, claim"). Tournament tables are the exception: a
 tournament needs every table's result, so a no-show there loses as before.

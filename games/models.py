@@ -153,7 +153,7 @@ class Match(models.Model):
     # Of those, the seats that left the match and did not come back within the grace (the opponent
     # claimed the win, or a bot took the seat): they lose exactly as on time.
     abandoned = models.JSONField(default=list, db_default=[], blank=True)
-    # Seats whose player resigned (games/exits.py): they lose, ranked as if on time.
+    # Seats whose player resigned (games/actions/exits.py): they lose, ranked as if on time.
     resigned = models.JSONField(default=list, db_default=[], blank=True)
     # "" | "score" | "timeout" | "abandoned" | "resigned" | "aborted" (unrated, no winner)
     ended_by = models.CharField(max_length=16, blank=True)

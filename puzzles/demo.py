@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import random
 
-from django.db import transaction
-from django.utils import timezone
-
 from accounts.models import bot_user
-from games import bots
+from games import bots, services as table_writers
 from games.engine.core import GAME_NAMES, Match as EngineMatch, get_rules
-from games.models import Deal, Match, Seat, Table
+from games.models import Match
 
 from . import services
 from .models import Puzzle
@@ -40,20 +37,8 @@ def play_match(game: str, seed: int) -> tuple[EngineMatch, list[dict]]:
 
 
 def store_match(game: str, match: EngineMatch, records: list[dict]) -> Match:
-    """A finished table of bots with these deals, as the site stores a match that ended."""
-    bot = bot_user(LEVEL)
-    now = timezone.now()
-    with transaction.atomic():
-        table = Table.objects.create(game=game, variant=match.variant, owner=bot, status=Table.Status.FINISHED)
-        for i in range(get_rules(game).seats):
-            Seat.objects.create(table=table, index=i, user=bot, bank_ms=table.bank_seconds * 1000)
-        stored = Match.objects.create(table=table, state=match.to_dict(), finished=True,
-                                      winners=match.winners(), ranks=match.ranks(), ended_by="score",
-                                      finished_at=now)
-        for number, record in enumerate(records):
-            Deal.objects.create(match=stored, number=number, record=record, result=record.get("result"),
-                                finished=True)
-    return stored
+    """A finished table of bots with these deals, stored by the writers as a match that ended."""
+    return table_writers.store_finished_match(game, match, records, [bot_user(LEVEL)] * get_rules(game).seats)
 
 
 def ensure(per_game: int = 2) -> int:

@@ -90,16 +90,16 @@ def default_language():
 def guard(monkeypatch):
     """A LeakGuard (tests/games/sockets.py) fed every committed table state: the cards each seat
     may see, for the hidden-card scan of socket messages."""
-    from games import services
+    from games.actions import steps
     from tests.games.sockets import LeakGuard
 
     g = LeakGuard()
-    real = services._bump
+    real = steps.bump
 
     def bump(live, now):
         real(live, now)
         g.record(live)
-    monkeypatch.setattr(services, "_bump", bump)
+    monkeypatch.setattr(steps, "bump", bump)
     return g
 
 

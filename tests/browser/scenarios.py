@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import clocks, loading, services
+from games.actions import steps
 from games.engine import core
 from games.engine.core import Match as EngineMatch
 from games.models import Deal, Match, Table
@@ -63,7 +64,7 @@ def play_from(live, engine: EngineMatch, state, now, finished: list = ()) -> Non
     live.state = state
     t.status = Table.Status.PLAYING
     clocks.run(live, now)
-    services._bump(live, now)
+    steps.bump(live, now)
 
 
 def santase_worked_example(owner: str) -> dict:

@@ -39,7 +39,7 @@ def test_the_opponent_of_a_player_who_left_claims_the_win(short_grace, new_page,
     wait_playing(ola)
     wait_playing(ala)
     assert ola.evaluate("() => window.tableClient.state.you") == 1
-    # Both make their first move: a match left before that is aborted, not won (test_exits.py).
+    # Both make their first move: a match left before that is aborted, not won (tests/games/actions/test_exits.py).
     abortable = "() => window.tableClient.state.table.match.abortable"
     for _ in range(200):
         if not ala.evaluate(abortable) and not ola.evaluate(abortable):

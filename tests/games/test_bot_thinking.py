@@ -1,4 +1,4 @@
-"""A searching bot thinks with no table lock held (games/services.py ``advance``, ``_think``): it
+"""A searching bot thinks with no table lock held (games/actions/bot_turns.py ``advance``, ``_think``): it
 reads the table at version v, searches, and applies its move under the lock only if the table is
 still at v; otherwise the stale choice is dropped and the bot thinks again from the new state.
 How long it thinks when its moves run late: games/thinking.py ``budget``."""
@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import pytest
 
 from games import loading, services, thinking
+from games.actions import bot_turns
 from games.bots import levels
 from games.models import Deal, Table
 
@@ -26,7 +27,7 @@ def thinking_log(monkeypatch):
     held = {"now": False}
     log: list[dict] = []
     during: list = []
-    real_locked, real_choose = services.locked, thinking.choose
+    real_locked, real_choose = bot_turns.locked, thinking.choose
 
     @contextmanager
     def watched_locked(table_id):
@@ -45,7 +46,7 @@ def thinking_log(monkeypatch):
         log.append({"locked": locked_now, "seat": view["seat"], "action": action})
         return action
 
-    monkeypatch.setattr(services, "locked", watched_locked)
+    monkeypatch.setattr(bot_turns, "locked", watched_locked)
     monkeypatch.setattr(thinking, "choose", watched_choose)
     log_obj = type("ThinkingLog", (), {"decisions": log, "during": during})()
     return log_obj

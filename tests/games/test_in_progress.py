@@ -3,7 +3,8 @@ instead of opening a second table, and resigning or aborting frees him (games/in
 import pytest
 from django.urls import reverse
 
-from games import exits, services
+from games import services
+from games.actions import exits
 from games.models import Table
 
 from .helpers import version

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 async def two_players_and_a_watcher(make_user):
     ala, ola = await db(make_user)("ala"), await db(make_user)("ola")
     table = await db(services.create_table)(ala, "sixtysix", seats=[ala, ola], start=True)
-    await db(every_seat_moves)(table.pk, [ala, ola])      # else a claim aborts the match (test_exits.py)
+    await db(every_seat_moves)(table.pk, [ala, ola])      # else a claim aborts the match (actions/test_exits.py)
     a, _ = await connect(table.pk, ala)
     o, _ = await connect(table.pk, ola)
     w, _ = await connect(table.pk)

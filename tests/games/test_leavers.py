@@ -121,7 +121,7 @@ def test_a_claim_is_refused_to_spectators_the_leaver_himself_and_a_stale_version
 
 def test_a_claim_after_the_grace_wins_the_match_as_a_forfeit(make_user, task_queue, sent, ratings_enqueued):
     t, ala, ola = two_players(make_user, rated=True)
-    every_seat_moves(t.pk, [ala, ola])          # before that, the claim aborts the match (test_exits.py)
+    every_seat_moves(t.pk, [ala, ola])          # before that, the claim aborts the match (actions/test_exits.py)
     presence.remove(t.pk, "ola-1")
     away_for(t.pk, 1, 61)
     sent.clear()

@@ -8,7 +8,8 @@ from channels.db import database_sync_to_async as db
 from django.test import Client
 from django.urls import reverse
 
-from games import exits, services
+from games import services
+from games.actions import exits
 from realtime.errors import ServiceError
 from games.models import ChatMessage, Table
 from tests.limits import clock  # noqa: F401  (fixture)

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import loading, messages, presence, services, tasks
+from games.actions import bot_seats
 from realtime.addresses import ToSeat
 from games.models import Deal, Seat, Table
 from realtime.errors import ServiceError
@@ -186,7 +187,7 @@ def test_it_gives_a_timed_out_seat_to_a_bot_in_four_player_games_and_ranks_him_l
     services.advance(t.pk)  # what the deadline's task (or the sweeper) does
     task_queue.run_due()   # the timeout, then the bots (ala's seat included) play on to the end
     lv = loading.load(t.pk)
-    assert lv.seats[0].replaced_by_bot == services._bot_level(settings.GAMES_REPLACEMENT_BOT)
+    assert lv.seats[0].replaced_by_bot == bot_seats.replacement_bot()
     assert loading.seat_of(lv, ala) is None
     assert lv.table.status == "finished" and lv.match.ended_by == "score"
     assert lv.match.ranks[0] == 4 and 0 not in lv.match.winners

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _, gettext_lazy
 
-from games import fair_deals
+from games import fair_deals, services
 from games.card_letters import rank_label
 from games.engine import core, fair
 from games.labels import player_labels
@@ -66,10 +66,9 @@ def plan(t: Tournament, entries: list[Entry]) -> Plan:
 
 def reveal(rnd: Round) -> None:
     """The round is over at every table: its deals may be shown (records with the seed, replays)."""
-    for table in Table.objects.filter(tournament_game__round=rnd).exclude(duplicate=None):
-        table.duplicate = dict(table.duplicate, revealed=True)
-        table.private = False
-        table.save(update_fields=["duplicate", "private"])
+    tables = Table.objects.filter(tournament_game__round=rnd).exclude(duplicate=None)
+    for table_id in tables.order_by("pk").values_list("pk", flat=True):
+        services.reveal_deals(table_id)
 
 
 # --- scores ----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The ways out of a match: resign, abort, and claiming the remaining tricks.
 
 Each writer checks, then changes the table through the engine under its lock, and sends on commit,
-like every writer of live games (games/services.py supplies the shared steps). What each does,
+like every writer of live games (games/actions/steps.py supplies the shared steps). What each does,
 and why, is in docs/PROTOCOL.md, "Resign, abort, claim":
 
 * ``resign``: the resigning seat loses at once. In a match of one against one the match ends; in
@@ -20,13 +20,15 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import clocks, first_moves, loading, services, signals
+from games import clocks, first_moves, loading
 from games.engine import claims
 from games.engine.core import IllegalAction
 
 from realtime.errors import ServiceError
-from .loading import Live, locked, seat_of
-from .models import Match, Table
+from games.loading import Live, locked, seat_of
+from games.models import Table
+
+from . import forfeits, steps
 
 Status = Table.Status
 
@@ -63,19 +65,9 @@ def resign(table_id: int, user, version) -> None:
         others_bots = all(s.is_bot for s in live.seats if s.index != me)
         if not clocks.bot_takes_over(live) or others_bots:
             m.save()
-            services.commit_change(live, [event, services.finish_match(live, now, "resigned")], now,
-                                   lobby=True)
+            steps.commit_change(live, [event, steps.finish_match(live, now, "resigned")], now, lobby=True)
             return
-        seat = live.seats[me]
-        level = services.replacement_bot()
-        seat.replaced_by_bot = level
-        seat.away_since = None
-        seat.save(update_fields=["replaced_by_bot", "away_since"])
-        m.save()
-        signals.seat_taken_over.send(sender=Match, match=m, seat=me, deal=live.deal)
-        event["replaced_by"] = f"bot:{level}"
-        # The player's socket becomes a spectator's: every socket rebuilds its snapshot.
-        services.commit_change(live, [event], now, resync=True)
+        forfeits.bot_takes_seat(live, me, event, now)
 
 
 def abort(table_id: int, user, version) -> None:
@@ -95,8 +87,8 @@ def abort(table_id: int, user, version) -> None:
 
 
 def _abort(live: Live, seat: int, now) -> None:
-    events = [{"kind": "aborted", "seat": seat}, services.finish_match(live, now, "aborted")]
-    services.commit_change(live, events, now, lobby=True)
+    events = [{"kind": "aborted", "seat": seat}, steps.finish_match(live, now, "aborted")]
+    steps.commit_change(live, events, now, lobby=True)
 
 
 def claim_rest(table_id: int, user, version) -> None:
@@ -109,7 +101,7 @@ def claim_rest(table_id: int, user, version) -> None:
     try:
         line = claims.claim_line(state, me)
     except IllegalAction as exc:
-        raise services.refused(exc, proved_at) from None
+        raise steps.refused(exc, proved_at) from None
     # The others "see the hands": the claimer's remaining cards go to everyone with the claim.
     event = {"kind": "claim", "seat": me, "cards": list(state.view(me)["hand"]), "tricks": _tricks_left(line)}
     now = timezone.now()
@@ -121,7 +113,7 @@ def claim_rest(table_id: int, user, version) -> None:
             state.apply_move(move, seat)
             record.append(state.action_of(seat, move))
         seat, move = line[-1]
-        services.commit_action(live, seat, state.action_of(seat, move), now, extra_events=[event])
+        steps.commit_action(live, seat, state.action_of(seat, move), now, extra_events=[event])
 
 
 def _claim_position(live: Live, user, version, copy: bool = True):

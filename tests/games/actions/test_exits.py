@@ -1,18 +1,19 @@
-"""Resign, abort and claiming the remaining tricks through the services (games/exits.py): what each
+"""Resign, abort and claiming the remaining tricks through the services (games/actions/exits.py): what each
 does to the match, its history rows and ratings, and every refusal's code and reason."""
 import json
 
 import pytest
 
-from games import exits, loading, presence, services
+from games import loading, presence, services
+from games.actions import exits
 from games.engine import cards as C
 from realtime.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 from pool.services import seated_at
 from ratings.models import MatchPlayer
 
-from .helpers import human_move, version
-from .test_leavers import away_for
+from ..helpers import human_move, version
+from ..test_leavers import away_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
