@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games import bots, first_moves, loading, services
@@ -46,3 +47,12 @@ def every_seat_moves(table_id, users, task_queue=None):
         seats = [s for s in lv.state.seats_to_act() if users[s] is not None]
         if seats:
             human_move(table_id, users[seats[0]], seat=seats[0])
+
+
+@pytest.fixture
+def ratings_enqueued(monkeypatch):
+    """The rating tasks a test's finished matches enqueue (not run)."""
+    from ratings import tasks as rating_tasks
+    out = []
+    monkeypatch.setattr(rating_tasks, "_enqueue", out.append)
+    return out

@@ -11,17 +11,9 @@ from realtime.addresses import ToSeat
 from realtime.errors import ServiceError
 from games.models import Deal, Match, Seat, Table
 
-from .helpers import every_seat_moves, version
+from .helpers import every_seat_moves, ratings_enqueued, version  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def ratings_enqueued(monkeypatch):
-    from ratings import tasks as rating_tasks
-    out = []
-    monkeypatch.setattr(rating_tasks, "_enqueue", out.append)
-    return out
 
 
 def two_players(make_user, **kw):

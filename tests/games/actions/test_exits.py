@@ -12,18 +12,10 @@ from games.models import Deal, Match, Seat, Table
 from pool.services import seated_at
 from ratings.models import MatchPlayer
 
-from ..helpers import human_move, version
+from ..helpers import every_seat_moves, human_move, ratings_enqueued, version  # noqa: F401 (a fixture)
 from ..test_leavers import away_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def ratings_enqueued(monkeypatch):
-    from ratings import tasks as rating_tasks
-    out = []
-    monkeypatch.setattr(rating_tasks, "_enqueue", out.append)
-    return out
 
 
 def two_players(make_user, **kw):
@@ -33,11 +25,7 @@ def two_players(make_user, **kw):
 
 
 def both_move(t, ala, ola):
-    """Play until each seat has made its first move of the match."""
-    users = {0: ala, 1: ola}
-    while len({seat for seat, _ in loading.load(t.pk).state.log}) < 2:
-        lv = loading.load(t.pk)
-        human_move(t.pk, users[lv.state.to_act()])
+    every_seat_moves(t.pk, [ala, ola])
 
 
 def refused(call, *args):
@@ -117,16 +105,9 @@ def four(make_user, game, seats):
     return t, [u if not isinstance(u, str) else None for u in users]
 
 
-def every_seat_moves(t, users):
-    while len({s for s, _ in loading.load(t.pk).state.log}) < 4:
-        lv = loading.load(t.pk)
-        seat = lv.state.seats_to_act()[0]
-        human_move(t.pk, users[seat], seat=seat)
-
-
 def test_hearts_resign_among_people_gives_the_seat_to_a_bot_and_he_ranks_last(make_user, task_queue):
     t, users = four(make_user, "hearts", ["me"] * 4)
-    every_seat_moves(t, users)
+    every_seat_moves(t.pk, users)
     exits.resign(t.pk, users[2], version(t.pk))
     seat = Seat.objects.get(table=t, index=2)
     m = Match.objects.get(table=t)
