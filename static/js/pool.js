@@ -104,13 +104,20 @@ import { reconnectDelay } from "./lib/reconnect.js";
     }
   }
 
+  // A click before the socket is open (the page just loaded, or a reconnect) waits for it: dropped,
+  // "Play a person" would do nothing at all.
+  var unsent = [];
   function send(data) {
     if (sock && sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify(data));
+    else unsent.push(data);
   }
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     sock = new WebSocket(scheme + window.location.host + "/ws/pool/");
-    sock.onopen = function () { retry = 0; };
+    sock.onopen = function () {
+      retry = 0;
+      unsent.splice(0).forEach(function (data) { sock.send(JSON.stringify(data)); });
+    };
     sock.onmessage = function (e) {
       var msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
