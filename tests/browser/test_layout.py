@@ -69,9 +69,15 @@ def test_it_keeps_join_and_watch_in_sight_beside_a_150_character_name(server, ne
     assert inside(row.locator("[data-action=mine]").bounding_box(), width)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
-    chip = row.locator(".seat-chip", has_text=name[:20])
-    assert inside(chip.bounding_box(), width)
-    assert chip.evaluate("n => n.scrollWidth > n.clientWidth")          # truncated with an ellipsis
+    # Read in one step in the page: the lobby may redraw its rows between two separate reads.
+    page.wait_for_function("""([id, prefix, width]) => {
+        const row = document.querySelector(`#lobby-rows tr[data-table='${id}']`);
+        const chip = row && [...row.querySelectorAll(".seat-chip")].find(c => c.textContent.includes(prefix));
+        if (!chip) return false;
+        const box = chip.getBoundingClientRect();
+        return box.width > 0 && box.left >= 0 && box.right <= width + 0.5
+            && chip.scrollWidth > chip.clientWidth;          // in sight, the name truncated with an ellipsis
+    }""", arg=[table_id, name[:20], width])
 
     header = page.locator("header.site-nav")
     if viewport == "phone":                  # the account links are in the menu, folded on a phone
